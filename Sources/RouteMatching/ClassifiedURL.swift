@@ -1,0 +1,49 @@
+/// A URL the app owns, normalized and split (SPEC §2 step 2).
+public struct InternalURL: Sendable, Equatable {
+    /// The normalized host key (`artsy.net`, `localhost:8080`), or nil for a path-only or
+    /// app-scheme URL: host-restricted routes never apply to those.
+    public var host: String?
+    /// Path segments: dot segments removed, empty ones dropped, each percent-decoded once.
+    public var segments: [String]
+    /// Query items in order of appearance, form-decoded; empty keys skipped.
+    public var query: [(key: String, value: String)]
+    /// The decoded fragment, present whenever the URL has `#`.
+    public var fragment: String?
+
+    public init(host: String?, segments: [String], query: [(key: String, value: String)] = [], fragment: String? = nil) {
+        self.host = host
+        self.segments = segments
+        self.query = query
+        self.fragment = fragment
+    }
+
+    /// The normalized path, segments re-joined with `/` (a `/` or `%` inside a segment
+    /// is written `%2F` / `%25` so the path reads back the same).
+    public var path: String {
+        if segments.isEmpty { return "/" }
+        var out = ""
+        for segment in segments {
+            out.append("/")
+            for ch in segment.unicodeScalars {
+                switch ch {
+                case "/": out.append("%2F")
+                case "%": out.append("%25")
+                default: out.unicodeScalars.append(ch)
+                }
+            }
+        }
+        return out
+    }
+
+    public static func == (lhs: InternalURL, rhs: InternalURL) -> Bool {
+        lhs.host == rhs.host && lhs.segments == rhs.segments && lhs.fragment == rhs.fragment
+            && lhs.query.map(\.key) == rhs.query.map(\.key) && lhs.query.map(\.value) == rhs.query.map(\.value)
+    }
+}
+
+/// What a URL is to the app (SPEC §2 step 1).
+public enum ClassifiedURL: Sendable, Equatable {
+    case `internal`(InternalURL)
+    case external
+    case rejected(URLRejection)
+}

@@ -1,0 +1,153 @@
+/// Why a pattern could not be parsed. The manifest turns these into diagnostics.
+public enum PatternError: Error, Sendable, Equatable, CustomStringConvertible {
+    case empty
+    case missingLeadingSlash
+    case tooLong
+    case emptySegment
+    case nestedOptional
+    case unbalancedParenthesis
+    case emptyOptionalGroup
+    case optionalGroupWithoutSlash
+    case textAfterGroup
+    case tooManyOptionalGroups(Int)
+    case wildcardNotLast
+    case invalidParamName(String)
+    case duplicateParam(String)
+    case invalidCharacter(String)
+    case invalidPercentEncoding
+
+    /// A stable code for diagnostics.
+    public var code: String {
+        switch self {
+        case .nestedOptional: return "nested-optional"
+        case .wildcardNotLast: return "wildcard-not-last"
+        case .duplicateParam: return "duplicate-param"
+        case .tooManyOptionalGroups: return "too-many-optionals"
+        default: return "invalid-pattern"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .empty: return "pattern is empty"
+        case .missingLeadingSlash: return "pattern must start with '/'"
+        case .tooLong: return "pattern is longer than \(RoutePattern.maxLength) bytes"
+        case .emptySegment: return "pattern has an empty segment ('//'), which no URL can match"
+        case .nestedOptional: return "optional groups may not nest"
+        case .unbalancedParenthesis: return "unbalanced parenthesis"
+        case .emptyOptionalGroup: return "optional group is empty"
+        case .optionalGroupWithoutSlash: return "an optional group must start with '/', as in '(/:tab)'"
+        case .textAfterGroup: return "an optional group must be followed by '/', '(' or the end of the pattern"
+        case .tooManyOptionalGroups(let n): return "\(n) optional groups; at most \(RoutePattern.maxOptionalGroups) are allowed"
+        case .wildcardNotLast: return "a wildcard must be the last segment"
+        case .invalidParamName(let name): return "invalid param name '\(name)': use letters, digits, '_' or '-', starting with a letter or '_'"
+        case .duplicateParam(let name): return "param '\(name)' appears twice in the pattern"
+        case .invalidCharacter(let c): return "character \(c) is not allowed in a pattern"
+        case .invalidPercentEncoding: return "invalid percent-encoding in a literal"
+        }
+    }
+}
+
+extension RoutePattern {
+    /// Parses a pattern, throwing the first problem found.
+    public init(parsing text: String) throws(PatternError) {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { throw .empty }
+        guard bytes.count <= Self.maxLength else { throw .tooLong }
+        guard bytes[0] == UInt8(ascii: "/") else { throw .missingLeadingSlash }
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+                || scalar == " " || scalar == "?" || scalar == "#" || scalar == "\\" {
+                throw .invalidCharacter(scalar.value < 0x20 || scalar == " " ? "U+\(String(scalar.value, radix: 16, uppercase: true))" : "'\(scalar)'")
+            }
+        }
+        var parts: [Part] = []
+        var group: [PatternSegment]? = nil
+        var groups = 0
+        var i = 0
+        var justClosedGroup = false
+        while i < bytes.count {
+            let b = bytes[i]
+            switch b {
+            case UInt8(ascii: "("):
+                guard group == nil else { throw .nestedOptional }
+                guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "/") else {
+                    throw i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: ")") ? .emptyOptionalGroup : .optionalGroupWithoutSlash
+                }
+                group = []
+                groups += 1
+                i += 1
+                justClosedGroup = false
+            case UInt8(ascii: ")"):
+                guard let g = group else { throw .unbalancedParenthesis }
+                guard !g.isEmpty else { throw .emptyOptionalGroup }
+                parts.append(.optional(g))
+                group = nil
+                i += 1
+                justClosedGroup = true
+            case UInt8(ascii: "/"):
+                var end = i + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "("), bytes[end] != UInt8(ascii: ")") {
+                    end += 1
+                }
+                if end == i + 1 {
+                    // A lone trailing '/' (or the root pattern) adds nothing; '//' is an error.
+                    guard end == bytes.count, group == nil else { throw .emptySegment }
+                    i = end
+                    continue
+                }
+                let segment = try Self.parseSegment(Array(bytes[(i + 1)..<end]))
+                if group != nil { group!.append(segment) } else { parts.append(.segment(segment)) }
+                i = end
+                justClosedGroup = false
+            default:
+                throw justClosedGroup ? .textAfterGroup : .unbalancedParenthesis
+            }
+        }
+        guard group == nil else { throw .unbalancedParenthesis }
+        guard groups <= Self.maxOptionalGroups else { throw .tooManyOptionalGroups(groups) }
+        let flat = parts.flatMap { part -> [PatternSegment] in
+            switch part {
+            case .segment(let s): return [s]
+            case .optional(let g): return g
+            }
+        }
+        for (k, segment) in flat.enumerated() {
+            if case .wildcard = segment, k != flat.count - 1 { throw .wildcardNotLast }
+        }
+        var seen = Set<String>()
+        for name in flat.compactMap(\.paramName) where !seen.insert(name).inserted {
+            throw .duplicateParam(name)
+        }
+        self.text = text
+        self.parts = parts
+    }
+
+    private static func parseSegment(_ raw: [UInt8]) throws(PatternError) -> PatternSegment {
+        switch raw[0] {
+        case UInt8(ascii: ":"):
+            let name = String(decoding: raw.dropFirst(), as: UTF8.self)
+            guard isParamName(name) else { throw .invalidParamName(name) }
+            return .param(name)
+        case UInt8(ascii: "*"):
+            if raw.count == 1 { return .wildcard("*") }
+            let name = String(decoding: raw.dropFirst(), as: UTF8.self)
+            guard isParamName(name) else { throw .invalidParamName(name) }
+            return .wildcard(name)
+        default:
+            guard PercentDecoding.isWellFormed(raw),
+                  let decoded = PercentDecoding.decode(raw, 0..<raw.count, plusAsSpace: false) else {
+                throw .invalidPercentEncoding
+            }
+            return .literal(decoded)
+        }
+    }
+
+    /// Letters, digits, `_` and `-`, starting with a letter or `_`.
+    static func isParamName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, URLScope.isAlpha(first) || first == UInt8(ascii: "_") else { return false }
+        return name.utf8.allSatisfy {
+            URLScope.isAlpha($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+        }
+    }
+}

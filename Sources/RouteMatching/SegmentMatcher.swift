@@ -1,0 +1,44 @@
+/// A pattern segment compiled with its param type: what the trie stores per depth.
+public enum SegmentMatcher: Sendable, Hashable {
+    /// A literal; `key` is lowercased when literals compare case-insensitively.
+    case literal(key: String)
+    case param(name: String, type: ParamType)
+    case wildcard(name: String, type: ParamType)
+
+    /// The precedence rank of the segment kind: lower wins (SPEC §1 "Precedence").
+    public var rank: Int {
+        switch self {
+        case .literal: return 0
+        case .param(_, let type): return type.isTyped ? 1 : 2
+        case .wildcard: return 3
+        }
+    }
+}
+
+/// One candidate in the trie: one expansion of one pattern of one route.
+public struct RouteCandidate: Sendable {
+    /// The route's index in the manifest.
+    public let route: Int
+    /// Which of the route's patterns (aliases) this expansion comes from.
+    public let patternIndex: Int
+    public let segments: [SegmentMatcher]
+    /// Higher first among candidates of the same shape.
+    public let priority: Int
+    /// The route's name: the last tie-break, so order never depends on the file.
+    public let name: String
+
+    public init(route: Int, patternIndex: Int, segments: [SegmentMatcher], priority: Int, name: String) {
+        self.route = route
+        self.patternIndex = patternIndex
+        self.segments = segments
+        self.priority = priority
+        self.name = name
+    }
+
+    /// Whether `self` is tried before `other` among candidates of the same shape.
+    func precedes(_ other: RouteCandidate) -> Bool {
+        if priority != other.priority { return priority > other.priority }
+        if name != other.name { return name < other.name }
+        return patternIndex < other.patternIndex
+    }
+}

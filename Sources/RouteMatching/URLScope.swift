@@ -1,0 +1,222 @@
+/// Which URLs belong to the app: its hosts and its own schemes. Classifies and
+/// normalizes URL bytes per SPEC §2, without Foundation's `URL` (which disagrees with
+/// browsers about hosts and decodes `%2F` in paths).
+///
+/// ```swift
+/// let scope = URLScope(hosts: ["artsy.net"], schemes: ["artsy"])
+/// scope.classify("https://www.artsy.net/artist/a%2Fb")
+/// // .internal(InternalURL(host: "artsy.net", segments: ["artist", "a/b"]))
+/// ```
+public struct URLScope: Sendable {
+    /// Inputs longer than this many bytes are rejected.
+    public static let maxLength = 8192
+    /// Schemes that are never followed, nor listed as app schemes.
+    public static let unsafeSchemes: Set<String> = ["javascript", "data", "vbscript", "file"]
+
+    /// Normalized host keys (see ``HostName``).
+    public let hosts: Set<String>
+    /// Lowercased app schemes.
+    public let schemes: Set<String>
+
+    public init(hosts: Set<String>, schemes: Set<String>) {
+        self.hosts = hosts
+        self.schemes = Set(schemes.map { $0.lowercased() })
+    }
+
+    public func classify(_ input: String) -> ClassifiedURL {
+        classify(Array(input.utf8))
+    }
+
+    public func classify(_ input: [UInt8]) -> ClassifiedURL {
+        if let problem = Self.screen(input) { return .rejected(problem) }
+        if let colon = Self.schemeEnd(input) {
+            let scheme = String(decoding: input[..<colon].map(Self.asciiLower), as: UTF8.self)
+            if Self.unsafeSchemes.contains(scheme) { return .rejected(.unsafeScheme) }
+            if scheme == "http" || scheme == "https" {
+                guard Self.hasPrefix(input, "//", at: colon + 1) else { return .rejected(.missingHost) }
+                return authority(input, from: colon + 3, defaultPorts: [scheme == "http" ? 80 : 443], schemeRelative: false)
+            }
+            guard schemes.contains(scheme) else { return .external }
+            var start = colon + 1
+            while start < input.count, input[start] == UInt8(ascii: "/") { start += 1 }
+            return Self.parseInternal(input, host: nil, pathStart: start)
+        }
+        if Self.hasPrefix(input, "//", at: 0) {
+            return authority(input, from: 2, defaultPorts: [80, 443], schemeRelative: true)
+        }
+        return Self.parseInternal(input, host: nil, pathStart: 0)
+    }
+
+    private func authority(_ input: [UInt8], from start: Int, defaultPorts: [Int], schemeRelative: Bool) -> ClassifiedURL {
+        var end = start
+        while end < input.count, !Self.isPathDelimiter(input[end]) { end += 1 }
+        if end == start {
+            if end < input.count, input[end] == UInt8(ascii: "/") { return .rejected(.ambiguousSlashes) }
+            return schemeRelative ? Self.parseInternal(input, host: nil, pathStart: end) : .rejected(.missingHost)
+        }
+        let authority = input[start..<end]
+        if authority.contains(UInt8(ascii: "@")) { return .rejected(.userinfo) }
+        var host = Array(authority)
+        var port: [UInt8]? = nil
+        let portSearchStart = authority.first == UInt8(ascii: "[")
+            ? (authority.firstIndex(of: UInt8(ascii: "]")) ?? authority.endIndex) : authority.startIndex
+        if let colon = authority[portSearchStart...].firstIndex(of: UInt8(ascii: ":")) {
+            host = Array(input[start..<colon])
+            port = Array(input[(colon + 1)..<end])
+        }
+        switch HostName.key(host: host, port: port, defaultPorts: defaultPorts) {
+        case .failure(let reason): return .rejected(reason)
+        case .success(let key):
+            guard hosts.contains(key) else { return .external }
+            return Self.parseInternal(input, host: key, pathStart: end)
+        }
+    }
+
+    // MARK: - Screening and parsing helpers
+
+    /// Checks every input before classification: length, control characters (C0, DEL,
+    /// C1), whitespace, backslashes, malformed `%XX`, raw bytes that are not UTF-8.
+    static func screen(_ input: [UInt8]) -> URLRejection? {
+        if input.count > maxLength { return .tooLong }
+        var nonASCII = false
+        var i = 0
+        while i < input.count {
+            let b = input[i]
+            if b < 0x20 || b == 0x7F { return .controlCharacter }
+            if b == 0x20 { return .whitespace }
+            if b == UInt8(ascii: "\\") { return .backslash }
+            if b == UInt8(ascii: "%") {
+                guard i + 2 < input.count, PercentDecoding.hexValue(input[i + 1]) != nil,
+                      PercentDecoding.hexValue(input[i + 2]) != nil else { return .invalidPercentEncoding }
+            }
+            if b >= 0x80 { nonASCII = true }
+            i += 1
+        }
+        if nonASCII {
+            guard let text = String(validating: input, as: UTF8.self) else { return .invalidUTF8 }
+            for scalar in text.unicodeScalars where !scalar.isASCII {
+                if (0x80...0x9F).contains(scalar.value) { return .controlCharacter }
+                if scalar.properties.isWhitespace || scalar.value == 0xFEFF || scalar.value == 0x200B { return .whitespace }
+            }
+        }
+        return nil
+    }
+
+    /// The index of the `:` ending an RFC 3986 scheme, if the input starts with one.
+    static func schemeEnd(_ input: [UInt8]) -> Int? {
+        guard let first = input.first, isAlpha(first) else { return nil }
+        for i in 1..<input.count {
+            let b = input[i]
+            if b == UInt8(ascii: ":") { return i }
+            guard isAlpha(b) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+                    || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") else { return nil }
+        }
+        return nil
+    }
+
+    /// Splits what follows the authority (or the whole relative reference) into
+    /// normalized segments, query items and fragment.
+    static func parseInternal(_ input: [UInt8], host: String?, pathStart: Int) -> ClassifiedURL {
+        var pathEnd = pathStart
+        while pathEnd < input.count, input[pathEnd] != UInt8(ascii: "?"), input[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
+        var queryRange: Range<Int>? = nil
+        var fragmentRange: Range<Int>? = nil
+        if pathEnd < input.count {
+            if input[pathEnd] == UInt8(ascii: "?") {
+                let hash = input[(pathEnd + 1)...].firstIndex(of: UInt8(ascii: "#")) ?? input.count
+                queryRange = (pathEnd + 1)..<hash
+                if hash < input.count { fragmentRange = (hash + 1)..<input.count }
+            } else {
+                fragmentRange = (pathEnd + 1)..<input.count
+            }
+        }
+        guard let segments = normalizedSegments(input, pathStart..<pathEnd) else { return .rejected(.invalidUTF8) }
+        var query: [(key: String, value: String)] = []
+        if let queryRange {
+            var itemStart = queryRange.lowerBound
+            while itemStart <= queryRange.upperBound {
+                let itemEnd = input[itemStart..<queryRange.upperBound].firstIndex(of: UInt8(ascii: "&")) ?? queryRange.upperBound
+                if itemEnd > itemStart {
+                    let eq = input[itemStart..<itemEnd].firstIndex(of: UInt8(ascii: "=")) ?? itemEnd
+                    if eq > itemStart {
+                        guard let key = PercentDecoding.decode(input, itemStart..<eq, plusAsSpace: true),
+                              let value = PercentDecoding.decode(input, eq < itemEnd ? (eq + 1)..<itemEnd : itemEnd..<itemEnd, plusAsSpace: true)
+                        else { return .rejected(.invalidUTF8) }
+                        query.append((key, value))
+                    }
+                }
+                itemStart = itemEnd + 1
+            }
+        }
+        var fragment: String? = nil
+        if let fragmentRange {
+            guard let decoded = PercentDecoding.decode(input, fragmentRange, plusAsSpace: false) else { return .rejected(.invalidUTF8) }
+            fragment = decoded
+        }
+        return .internal(InternalURL(host: host, segments: segments, query: query, fragment: fragment))
+    }
+
+    /// RFC 3986 5.2.4 dot-segment removal on raw segments (`%2E` reads as `.`), then
+    /// empty segments dropped, then each remaining segment decoded once.
+    static func normalizedSegments(_ input: [UInt8], _ path: Range<Int>) -> [String]? {
+        var kept: [Range<Int>] = []
+        var start = path.lowerBound
+        if start < path.upperBound, input[start] == UInt8(ascii: "/") { start += 1 }
+        while start <= path.upperBound {
+            let end = input[start..<path.upperBound].firstIndex(of: UInt8(ascii: "/")) ?? path.upperBound
+            switch dotSegmentKind(input, start..<end) {
+            case 1: break
+            case 2: if !kept.isEmpty { kept.removeLast() }
+            default: kept.append(start..<end)
+            }
+            start = end + 1
+        }
+        var segments: [String] = []
+        segments.reserveCapacity(kept.count)
+        for range in kept where !range.isEmpty {
+            guard let decoded = PercentDecoding.decode(input, range, plusAsSpace: false) else { return nil }
+            segments.append(decoded)
+        }
+        return segments
+    }
+
+    /// 1 for `.`, 2 for `..` (with `%2E` read as `.`), 0 otherwise.
+    static func dotSegmentKind(_ input: [UInt8], _ range: Range<Int>) -> Int {
+        var dots = 0
+        var i = range.lowerBound
+        while i < range.upperBound {
+            if input[i] == UInt8(ascii: ".") {
+                i += 1
+            } else if input[i] == UInt8(ascii: "%"), i + 2 < range.upperBound,
+                      input[i + 1] == UInt8(ascii: "2"), input[i + 2] | 0x20 == UInt8(ascii: "e") {
+                i += 3
+            } else {
+                return 0
+            }
+            dots += 1
+            if dots > 2 { return 0 }
+        }
+        return dots
+    }
+
+    @inline(__always) static func isAlpha(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+    }
+
+    @inline(__always) static func asciiLower(_ b: UInt8) -> UInt8 {
+        (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) ? b + 32 : b
+    }
+
+    @inline(__always) static func isPathDelimiter(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#")
+    }
+
+    static func hasPrefix(_ input: [UInt8], _ prefix: StaticString, at index: Int) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard index + count <= input.count else { return false }
+        return prefix.withUTF8Buffer { buffer in
+            for k in 0..<count where input[index + k] != buffer[k] { return false }
+            return true
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// A JSON document as parsed: object members keep their order (param declarations and
+/// presentation keys are ordered), numbers keep whether they were integers.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([Member])
+
+    /// One `"key": value` of an object.
+    public struct Member: Sendable, Equatable {
+        public var key: String
+        public var value: JSONValue
+        public init(_ key: String, _ value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The member named `key` of an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    public var objectMembers: [Member]? {
+        if case .object(let m) = self { return m }
+        return nil
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    /// The kind of value, for messages: "a string", "an object", ...
+    public var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .integer, .double: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+extension JSONValue {
+    /// Compact JSON bytes; with `sortedKeys`, object keys in byte order at every level
+    /// (the canonical form whose SHA-256 is the manifest ETag).
+    public func serialized(sortedKeys: Bool = false) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.write(self, sortedKeys: sortedKeys)
+        return writer.bytes
+    }
+}

@@ -1,0 +1,108 @@
+/// A small byte-level JSON writer: strings escaped per RFC 8259 (quotes, backslashes,
+/// control characters; U+2028/U+2029 too, for JavaScript), other UTF-8 passed through.
+public struct JSONWriter: Sendable {
+    public var bytes: [UInt8]
+
+    public init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    @inline(__always)
+    public mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    @inline(__always)
+    public mutating func byte(_ b: UInt8) { bytes.append(b) }
+
+    public mutating func integer(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var v = value.magnitude
+        var count = 0
+        var t = v
+        repeat { count += 1; t /= 10 } while t > 0
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var i = bytes.count - 1
+        repeat {
+            bytes[i] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+            i -= 1
+        } while v > 0
+    }
+
+    public mutating func double(_ value: Double) {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            integer(Int64(value))
+        } else if value.isFinite {
+            bytes.append(contentsOf: "\(value)".utf8)
+        } else {
+            raw("null")
+        }
+    }
+
+    /// Writes `text` as a JSON string with its quotes.
+    public mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var utf8 = text.utf8.makeIterator()
+        while let b = utf8.next() {
+            switch b {
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
+            case 0x08: raw("\\b")
+            case 0x0C: raw("\\f")
+            case 0x00..<0x20:
+                raw("\\u00")
+                bytes.append(Self.hex[Int(b >> 4)])
+                bytes.append(Self.hex[Int(b & 0xF)])
+            case 0xE2:
+                // U+2028 and U+2029 are E2 80 A8 / E2 80 A9; other E2 sequences pass.
+                bytes.append(b)
+                guard let b2 = utf8.next() else { break }
+                guard b2 == 0x80, let b3 = utf8.next() else { bytes.append(b2); break }
+                if b3 == 0xA8 || b3 == 0xA9 {
+                    bytes.removeLast()
+                    b3 == 0xA8 ? raw("\\u2028") : raw("\\u2029")
+                } else {
+                    bytes.append(b2)
+                    bytes.append(b3)
+                }
+            default:
+                bytes.append(b)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    public mutating func write(_ value: JSONValue, sortedKeys: Bool = false) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let b): b ? raw("true") : raw("false")
+        case .integer(let i): integer(i)
+        case .double(let d): double(d)
+        case .string(let s): string(s)
+        case .array(let items):
+            byte(UInt8(ascii: "["))
+            for (k, item) in items.enumerated() {
+                if k > 0 { byte(UInt8(ascii: ",")) }
+                write(item, sortedKeys: sortedKeys)
+            }
+            byte(UInt8(ascii: "]"))
+        case .object(let members):
+            byte(UInt8(ascii: "{"))
+            let ordered = sortedKeys ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
+            for (k, member) in ordered.enumerated() {
+                if k > 0 { byte(UInt8(ascii: ",")) }
+                string(member.key)
+                byte(UInt8(ascii: ":"))
+                write(member.value, sortedKeys: sortedKeys)
+            }
+            byte(UInt8(ascii: "}"))
+        }
+    }
+}
