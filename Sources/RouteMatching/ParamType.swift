@@ -86,7 +86,7 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
         !text.isEmpty && text.utf8.allSatisfy { isSlugByte($0) }
     }
 
-    @inline(__always) static func isSlugByte(_ b: UInt8) -> Bool {
+    @inline(__always) package static func isSlugByte(_ b: UInt8) -> Bool {
         URLScope.isAlpha(b) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_") || b == UInt8(ascii: "-")
     }
 

@@ -103,7 +103,7 @@ public struct URLScope: Sendable {
     }
 
     /// The index of the `:` ending an RFC 3986 scheme, if the input starts with one.
-    static func schemeEnd(_ input: [UInt8]) -> Int? {
+    package static func schemeEnd(_ input: [UInt8]) -> Int? {
         guard let first = input.first, isAlpha(first) else { return nil }
         for i in 1..<input.count {
             let b = input[i]
@@ -199,7 +199,7 @@ public struct URLScope: Sendable {
         return dots
     }
 
-    @inline(__always) static func isAlpha(_ b: UInt8) -> Bool {
+    @inline(__always) package static func isAlpha(_ b: UInt8) -> Bool {
         (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
     }
 

@@ -1,0 +1,81 @@
+import RouteMatching
+
+extension ManifestDecoder {
+    mutating func decodeParams(_ value: JSONValue?, _ pointer: JSONPointer, pathParams: Set<String>, optionalParams: Set<String>) -> [ParamDeclaration] {
+        var declared: [ParamDeclaration] = []
+        if let value {
+            if let members = value.objectMembers {
+                for member in members {
+                    if let d = decodeParam(member.key, member.value, pointer.appending(member.key),
+                                           inPath: pathParams.contains(member.key), optional: optionalParams.contains(member.key)) {
+                        declared.append(d)
+                    }
+                }
+            } else {
+                error("type-mismatch", pointer, "\"params\" must be an object of param names to declarations")
+            }
+        }
+        return declared
+    }
+
+    private mutating func decodeParam(_ name: String, _ value: JSONValue, _ pointer: JSONPointer, inPath: Bool, optional: Bool) -> ParamDeclaration? {
+        guard let members = value.objectMembers else {
+            error("type-mismatch", pointer, "a param declaration is an object such as {\"type\": \"int\"}")
+            return nil
+        }
+        checkKeys(members, pointer, known: ["type", "values", "pattern", "required", "default", "description"])
+        var type = ParamType.string
+        switch value["type"] {
+        case nil, .string("string")?: break
+        case .string("int")?: type = .int
+        case .string("uuid")?: type = .uuid
+        case .string("slug")?: type = .slug
+        case .string("enum")?:
+            guard let items = value["values"]?.arrayValue, !items.isEmpty,
+                  let values = Optional(items.compactMap(\.stringValue)), values.count == items.count else {
+                error("invalid-param", pointer.appending("values"), "an enum param needs \"values\": a non-empty array of strings")
+                return nil
+            }
+            type = .enumeration(values)
+        case .string("regex")?:
+            guard let source = value["pattern"]?.stringValue, !source.isEmpty else {
+                error("invalid-param", pointer.appending("pattern"), "a regex param needs \"pattern\": the regex the whole value must match")
+                return nil
+            }
+            do {
+                type = .regex(try SafeRegex(source))
+            } catch {
+                let code: String
+                switch error {
+                case .unsafe, .tooLarge: code = "unsafe-regex"
+                case .unsupported: code = "unsafe-regex"
+                case .syntax: code = "invalid-regex"
+                }
+                self.error(code, pointer.appending("pattern"), "\"\(source)\": \(error)")
+                return nil
+            }
+        case let other?:
+            error("unknown-type", pointer.appending("type"), "unknown param type \(Self.show(other)); use string, int, uuid, slug, enum or regex")
+            return nil
+        }
+        if value["values"] != nil, case .enumeration = type {} else if value["values"] != nil {
+            warning("unknown-field", pointer.appending("values"), "\"values\" applies to enum params only")
+        }
+        let required = bool(value["required"], pointer.appending("required")) ?? (inPath && !optional)
+        let defaultValue = value["default"]
+        if let defaultValue, !Self.defaultFits(defaultValue, type) {
+            error("invalid-default", pointer.appending("default"), "default \(Self.show(defaultValue)) is not a valid \(type)")
+        }
+        return ParamDeclaration(name: name, type: type, required: required, defaultValue: defaultValue)
+    }
+
+    private static func defaultFits(_ value: JSONValue, _ type: ParamType) -> Bool {
+        switch (value, type) {
+        case (.integer(let i), .int): return abs(i) <= ParamType.maxSafeInteger
+        case (.string(let s), .int): return ParamType.intValue(s) != nil
+        case (.string(let s), _): return type.accepts(s)
+        case (_, .string): return true
+        default: return false
+        }
+    }
+}

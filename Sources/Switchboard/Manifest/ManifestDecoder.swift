@@ -1,0 +1,181 @@
+import RouteMatching
+
+/// Turns a parsed JSON document into a ``Manifest``, collecting every problem with its
+/// JSON pointer instead of stopping at the first. Structural checks that need the
+/// compiled routes (ambiguity, shadowing, redirect cycles) are ``ManifestValidator``'s.
+struct ManifestDecoder {
+    /// Largest route table accepted.
+    static let maxRoutes = 50_000
+
+    private(set) var diagnostics: [ManifestDiagnostic] = []
+    /// Host keys listed at the top level, for checking routes' `hosts`.
+    private(set) var hostKeys: [String] = []
+
+    mutating func error(_ code: String, _ pointer: JSONPointer, _ message: String) {
+        diagnostics.append(ManifestDiagnostic(code: code, pointer: pointer.description, message: message))
+    }
+
+    mutating func warning(_ code: String, _ pointer: JSONPointer, _ message: String) {
+        diagnostics.append(ManifestDiagnostic(.warning, code: code, pointer: pointer.description, message: message))
+    }
+
+    mutating func decode(_ document: JSONValue) -> Manifest? {
+        let root = JSONPointer.root
+        guard let members = document.objectMembers else {
+            error("type-mismatch", root, "the manifest must be a JSON object, not \(document.kindDescription)")
+            return nil
+        }
+        checkKeys(members, root, known: ["version", "updatedAt", "hosts", "schemes", "caseSensitive", "fallback",
+                                         "features", "messages", "routes", "$schema"])
+        var version: Int64 = 1
+        switch document["version"] {
+        case .integer(let v)? where v >= 1: version = v
+        case nil: error("missing-field", root.appending("version"), "\"version\" is required: an integer >= 1")
+        case let other?: error("invalid-value", root.appending("version"), "\"version\" must be an integer >= 1, not \(Self.show(other))")
+        }
+        var updatedAt: String? = nil
+        var updatedAtEpoch: Int64? = nil
+        if let value = document["updatedAt"] {
+            if let text = value.stringValue, let epoch = RFC3339.epochSeconds(text) {
+                updatedAt = text
+                updatedAtEpoch = epoch
+            } else {
+                error("invalid-value", root.appending("updatedAt"), "\"updatedAt\" must be an RFC 3339 time such as \"2026-11-20T10:00:00Z\"")
+            }
+        }
+        let hosts = stringList(document["hosts"], root.appending("hosts")) ?? []
+        for (i, host) in hosts.enumerated() {
+            switch HostName.key(listed: host) {
+            case .success(let key): hostKeys.append(key)
+            case .failure(let reason): error("invalid-host", root.appending("hosts").appending(i), "\"\(host)\" is not a valid host (\(reason))")
+            }
+        }
+        let schemes = stringList(document["schemes"], root.appending("schemes")) ?? []
+        for (i, scheme) in schemes.enumerated() {
+            let lower = scheme.lowercased()
+            let pointer = root.appending("schemes").appending(i)
+            if lower == "http" || lower == "https" || URLScope.unsafeSchemes.contains(lower) {
+                error("invalid-scheme", pointer, "\"\(scheme)\" cannot be an app scheme: list web hosts under \"hosts\"; unsafe schemes are never followed")
+            } else if URLScope.schemeEnd(Array((scheme + ":").utf8)) != scheme.utf8.count {
+                error("invalid-scheme", pointer, "\"\(scheme)\" is not a URL scheme (a letter, then letters, digits, '+', '-' or '.')")
+            }
+        }
+        let caseSensitive = bool(document["caseSensitive"], root.appending("caseSensitive")) ?? false
+        let fallback = decodeFallback(document["fallback"], root.appending("fallback"))
+        var routes: [Route] = []
+        let routesPointer = root.appending("routes")
+        switch document["routes"] {
+        case .array(let items)?:
+            if items.isEmpty { error("empty-routes", routesPointer, "\"routes\" must hold at least one route") }
+            if items.count > Self.maxRoutes {
+                error("too-many-routes", routesPointer, "\(items.count) routes; at most \(Self.maxRoutes) are accepted")
+            } else {
+                for (i, item) in items.enumerated() {
+                    if let route = decodeRoute(item, routesPointer.appending(i)) { routes.append(route) }
+                }
+            }
+        case nil: error("missing-field", routesPointer, "\"routes\" is required: an array of routes")
+        case let other?: error("type-mismatch", routesPointer, "\"routes\" must be an array, not \(other.kindDescription)")
+        }
+        return Manifest(
+            version: version, updatedAt: updatedAt, updatedAtEpoch: updatedAtEpoch, hosts: hosts,
+            schemes: schemes.map { $0.lowercased() }, caseSensitive: caseSensitive, fallback: fallback,
+            features: document["features"], messages: document["messages"], routes: routes)
+    }
+
+    private mutating func decodeFallback(_ value: JSONValue?, _ pointer: JSONPointer) -> Fallback {
+        guard let value else { return .default }
+        guard let members = value.objectMembers else {
+            error("type-mismatch", pointer, "\"fallback\" must be an object such as {\"destination\": \"WebView\", \"presentation\": \"web\"}")
+            return .default
+        }
+        checkKeys(members, pointer, known: ["destination", "presentation"])
+        let destination = string(value["destination"], pointer.appending("destination")) ?? Fallback.default.destination
+        let presentation = value["presentation"].flatMap { decodePresentation($0, pointer.appending("presentation")) } ?? .web
+        return Fallback(destination: destination, presentation: presentation)
+    }
+
+    mutating func decodePresentation(_ value: JSONValue, _ pointer: JSONPointer) -> Presentation? {
+        switch value {
+        case .string(let name):
+            guard let style = Presentation.Style(rawValue: name) else {
+                error("unknown-style", pointer, "unknown presentation style \"\(name)\"; use one of \(Self.styleList)")
+                return nil
+            }
+            if style == .tab {
+                error("missing-tab", pointer, "style \"tab\" needs the tab to switch to: {\"style\": \"tab\", \"tab\": \"home\"}")
+            }
+            return Presentation(style: style)
+        case .object(let members):
+            guard let styleValue = value["style"] else {
+                error("missing-field", pointer.appending("style"), "a presentation object needs \"style\"")
+                return nil
+            }
+            guard let name = styleValue.stringValue, let style = Presentation.Style(rawValue: name) else {
+                error("unknown-style", pointer.appending("style"), "unknown presentation style \(Self.show(styleValue)); use one of \(Self.styleList)")
+                return nil
+            }
+            if style == .tab {
+                switch value["tab"] {
+                case .string(let tab)? where !tab.isEmpty: break
+                case nil: error("missing-tab", pointer, "style \"tab\" needs \"tab\": the tab to switch to")
+                default: error("invalid-value", pointer.appending("tab"), "\"tab\" must be a non-empty string")
+                }
+            }
+            return Presentation(style: style, options: members.filter { $0.key != "style" })
+        default:
+            error("type-mismatch", pointer, "a presentation is a style name or an object with \"style\", not \(value.kindDescription)")
+            return nil
+        }
+    }
+
+    private static let styleList = Presentation.Style.allCases.map(\.rawValue).joined(separator: ", ")
+
+    // MARK: - Typed accessors that record what is wrong
+
+    mutating func checkKeys(_ members: [JSONValue.Member], _ pointer: JSONPointer, known: Set<String>) {
+        for member in members where !known.contains(member.key) {
+            warning("unknown-field", pointer.appending(member.key), "unknown field \"\(member.key)\" is ignored")
+        }
+    }
+
+    mutating func string(_ value: JSONValue?, _ pointer: JSONPointer, nonEmpty: Bool = true) -> String? {
+        guard let value else { return nil }
+        guard let s = value.stringValue, !nonEmpty || !s.isEmpty else {
+            error("type-mismatch", pointer, "expected a non-empty string, not \(Self.show(value))")
+            return nil
+        }
+        return s
+    }
+
+    mutating func bool(_ value: JSONValue?, _ pointer: JSONPointer) -> Bool? {
+        guard let value else { return nil }
+        guard case .bool(let b) = value else {
+            error("type-mismatch", pointer, "expected true or false, not \(Self.show(value))")
+            return nil
+        }
+        return b
+    }
+
+    /// A string or a list of strings.
+    mutating func stringList(_ value: JSONValue?, _ pointer: JSONPointer, allowSingle: Bool = false) -> [String]? {
+        guard let value else { return nil }
+        if allowSingle, let s = value.stringValue { return [s] }
+        guard let items = value.arrayValue else {
+            error("type-mismatch", pointer, "expected an array of strings, not \(value.kindDescription)")
+            return nil
+        }
+        var out: [String] = []
+        for (i, item) in items.enumerated() {
+            if let s = string(item, pointer.appending(i)) { out.append(s) }
+        }
+        return out
+    }
+
+    /// A short rendering of a value for messages.
+    static func show(_ value: JSONValue) -> String {
+        let bytes = value.serialized()
+        let text = String(decoding: bytes.prefix(40), as: UTF8.self)
+        return bytes.count > 40 ? text + "…" : text
+    }
+}

@@ -1,0 +1,74 @@
+/// One problem found in a manifest: where (a JSON pointer), what (a stable code) and a
+/// message a person can act on.
+public struct ManifestDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    public enum Severity: String, Sendable {
+        case error, warning
+    }
+
+    public let severity: Severity
+    /// Stable identifier: `ambiguous`, `duplicate`, `never-wins`, `redirect-cycle`, ...
+    public let code: String
+    /// RFC 6901 pointer into the manifest, e.g. `/routes/3/pattern`.
+    public let pointer: String
+    public let message: String
+
+    public init(_ severity: Severity = .error, code: String, pointer: String, message: String) {
+        self.severity = severity
+        self.code = code
+        self.pointer = pointer
+        self.message = message
+    }
+
+    /// `error[ambiguous] /routes/3/pattern: ...`
+    public var description: String {
+        "\(severity.rawValue)[\(code)] \(pointer.isEmpty ? "/" : pointer): \(message)"
+    }
+}
+
+/// An RFC 6901 JSON pointer under construction.
+struct JSONPointer: Sendable, CustomStringConvertible {
+    private(set) var description: String = ""
+
+    func appending(_ key: String) -> JSONPointer {
+        var p = self
+        p.description += "/" + key.replacingTilde()
+        return p
+    }
+
+    func appending(_ index: Int) -> JSONPointer {
+        var p = self
+        p.description += "/\(index)"
+        return p
+    }
+
+    static let root = JSONPointer()
+}
+
+extension String {
+    fileprivate func replacingTilde() -> String {
+        var out = ""
+        for ch in self {
+            switch ch {
+            case "~": out += "~0"
+            case "/": out += "~1"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}
+
+/// The manifest could not be loaded: every problem found, errors and warnings.
+public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let diagnostics: [ManifestDiagnostic]
+
+    public init(diagnostics: [ManifestDiagnostic]) { self.diagnostics = diagnostics }
+
+    public var errors: [ManifestDiagnostic] { diagnostics.filter { $0.severity == .error } }
+
+    public var description: String {
+        let errors = self.errors
+        return "\(errors.count) manifest error\(errors.count == 1 ? "" : "s"): "
+            + errors.map(\.description).joined(separator: "; ")
+    }
+}

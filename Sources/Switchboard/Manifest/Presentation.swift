@@ -1,0 +1,25 @@
+/// How the app shows a destination: a style plus keys passed through to clients
+/// (`modalStyle`, `animated`, `tab`, ...), in the order written.
+public struct Presentation: Sendable, Equatable {
+    public enum Style: String, Sendable, CaseIterable {
+        case push, modal, sheet, replace, tab, web, external
+    }
+
+    public var style: Style
+    /// Other keys, `tab` among them, as written.
+    public var options: [JSONValue.Member]
+
+    public init(style: Style, options: [JSONValue.Member] = []) {
+        self.style = style
+        self.options = options
+    }
+
+    public static let push = Presentation(style: .push)
+    public static let web = Presentation(style: .web)
+    public static let external = Presentation(style: .external)
+
+    /// The presentation as a JSON object, `style` first.
+    public var json: JSONValue {
+        .object([JSONValue.Member("style", .string(style.rawValue))] + options)
+    }
+}

@@ -1,0 +1,59 @@
+import RouteMatching
+
+/// One route of the manifest, decoded and checked.
+public struct Route: Sendable {
+    public let name: String
+    /// The pattern, or the aliases of `patterns`, as parsed.
+    public let patterns: [RoutePattern]
+    /// Whether the manifest used `patterns` (a list) rather than `pattern`.
+    public let patternsAsList: Bool
+    /// Host keys this route is restricted to; nil when it applies to all.
+    public let hosts: [String]?
+    /// The hosts as written, for the canonical manifest.
+    public let hostsAsWritten: [String]?
+    public let destination: String?
+    public let presentation: Presentation
+    /// Declarations in the order written.
+    public let params: [ParamDeclaration]
+    public let inject: [(key: String, value: InjectedValue)]
+    public let variants: [Variant]
+    public let since: SemanticVersion?
+    public let until: SemanticVersion?
+    /// `since`/`until` as written.
+    public let sinceText: String?
+    public let untilText: String?
+    public let priority: Int
+    public let universalLink: Bool
+    public let redirect: RoutePattern?
+
+    /// The declaration of `name`, if any.
+    public func declaration(_ name: String) -> ParamDeclaration? {
+        params.first { $0.name == name }
+    }
+
+    /// The range of app versions the route exists for.
+    public var versionRange: VersionRange { VersionRange(since: since, until: until) }
+}
+
+/// Where an internal URL that no route matches goes.
+public struct Fallback: Sendable {
+    public let destination: String
+    public let presentation: Presentation
+
+    public static let `default` = Fallback(destination: "WebView", presentation: .web)
+}
+
+/// The manifest document (SPEC §1), decoded. Build one with ``ManifestDecoder``.
+public struct Manifest: Sendable {
+    public let version: Int64
+    public let updatedAt: String?
+    /// Seconds since 1970 of `updatedAt`, for `Last-Modified`.
+    public let updatedAtEpoch: Int64?
+    public let hosts: [String]
+    public let schemes: [String]
+    public let caseSensitive: Bool
+    public let fallback: Fallback
+    public let features: JSONValue?
+    public let messages: JSONValue?
+    public let routes: [Route]
+}
