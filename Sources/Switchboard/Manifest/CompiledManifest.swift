@@ -1,0 +1,91 @@
+import RouteMatching
+
+/// A manifest ready to serve: decoded, validated, compiled into tries, with its
+/// canonical bytes and ETag. Immutable and `Sendable`: one is shared by every request
+/// and replaced whole on reload.
+///
+/// ```swift
+/// let routes = try CompiledManifest(json: bytes)
+/// let result = routes.resolve("https://artsy.net/artwork/soup")
+/// print(String(decoding: routes.resultJSON(result), as: UTF8.self))
+/// ```
+public struct CompiledManifest: Sendable {
+    public let manifest: Manifest
+    public let scope: URLScope
+    /// Routes that apply to every host.
+    let general: RouteTrie
+    /// Routes restricted to a host, tried before `general` for URLs on that host.
+    let byHost: [String: RouteTrie]
+    /// Canonical compact JSON (sorted keys): the body of `GET /v1/manifest`.
+    public let canonicalBytes: [UInt8]
+    /// `"sha256-<64 hex>"`, quotes included, as sent in `ETag`.
+    public let etag: String
+    /// Problems that do not stop the manifest from serving (unknown fields, ...).
+    public let warnings: [ManifestDiagnostic]
+
+    /// Loads a manifest from JSON bytes, reporting every problem found.
+    public init(json bytes: [UInt8]) throws(ManifestError) {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw ManifestError(diagnostics: [ManifestDiagnostic(code: "invalid-json", pointer: "", message: error.description)])
+        }
+        try self.init(document: document)
+    }
+
+    public init(document: JSONValue) throws(ManifestError) {
+        var decoder = ManifestDecoder()
+        let decoded = decoder.decode(document)
+        var diagnostics = decoder.diagnostics
+        guard let manifest = decoded, !diagnostics.contains(where: { $0.severity == .error }) else {
+            throw ManifestError(diagnostics: diagnostics)
+        }
+        let (general, byHost) = Self.compile(manifest)
+        var validator = ManifestValidator(manifest: manifest, general: general, byHost: byHost)
+        diagnostics += validator.validate()
+        guard !diagnostics.contains(where: { $0.severity == .error }) else { throw ManifestError(diagnostics: diagnostics) }
+        self.manifest = manifest
+        self.scope = URLScope(hosts: Set(decoder.hostKeys), schemes: Set(manifest.schemes))
+        self.general = general
+        self.byHost = byHost
+        self.canonicalBytes = manifest.canonicalBytes
+        self.etag = "\"sha256-\(SHA256.hex(canonicalBytes))\""
+        self.warnings = diagnostics
+    }
+
+    /// One trie for routes without `hosts`, one per host for routes restricted to it.
+    static func compile(_ manifest: Manifest) -> (RouteTrie, [String: RouteTrie]) {
+        var general: [RouteCandidate] = []
+        var byHost: [String: [RouteCandidate]] = [:]
+        for (r, route) in manifest.routes.enumerated() {
+            for (p, pattern) in route.patterns.enumerated() {
+                for expansion in pattern.expansions {
+                    let segments = expansion.map { matcher(for: $0, in: route, caseSensitive: manifest.caseSensitive) }
+                    let candidate = RouteCandidate(route: r, patternIndex: p, segments: segments, priority: route.priority, name: route.name)
+                    if let hosts = route.hosts {
+                        for host in hosts { byHost[host, default: []].append(candidate) }
+                    } else {
+                        general.append(candidate)
+                    }
+                }
+            }
+        }
+        return (RouteTrie(candidates: general, caseSensitive: manifest.caseSensitive),
+                byHost.mapValues { RouteTrie(candidates: $0, caseSensitive: manifest.caseSensitive) })
+    }
+
+    static func matcher(for segment: PatternSegment, in route: Route, caseSensitive: Bool) -> SegmentMatcher {
+        switch segment {
+        case .literal(let text): return .literal(key: caseSensitive ? text : text.lowercased())
+        case .param(let name): return .param(name: name, type: route.declaration(name)?.type ?? .string)
+        case .wildcard(let name): return .wildcard(name: name, type: route.declaration(name)?.type ?? .string)
+        }
+    }
+
+    /// The tries to search for a URL on `host`, most specific tier first.
+    func tiers(for host: String?) -> [RouteTrie] {
+        if let host, let restricted = byHost[host] { return [restricted, general] }
+        return [general]
+    }
+}

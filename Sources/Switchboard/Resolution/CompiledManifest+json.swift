@@ -1,0 +1,89 @@
+extension CompiledManifest {
+    /// The result as JSON bytes, keys in SPEC order: url, status, reason, route,
+    /// destination, params, presentation, fragment, manifest, explain.
+    public func resultJSON(_ r: Resolution) -> [UInt8] {
+        var w = JSONWriter(capacity: 384)
+        writeResult(r, into: &w)
+        return w.bytes
+    }
+
+    public func writeResult(_ r: Resolution, into w: inout JSONWriter) {
+        w.raw("{\"url\":")
+        w.string(r.url)
+        w.raw(",\"status\":\"")
+        w.raw(Self.statusNames[r.status]!)
+        w.byte(UInt8(ascii: "\""))
+        if let reason = r.reason {
+            w.raw(",\"reason\":")
+            w.string(reason)
+        }
+        if let route = r.route {
+            w.raw(",\"route\":{\"name\":")
+            w.string(route.name)
+            w.raw(",\"pattern\":")
+            w.string(route.pattern)
+            w.byte(UInt8(ascii: "}"))
+        }
+        if let destination = r.destination {
+            w.raw(",\"destination\":")
+            w.string(destination)
+        }
+        if r.status == .matched || r.status == .fallback {
+            w.raw(",\"params\":")
+            w.write(.object(r.params))
+        }
+        if let presentation = r.presentation {
+            w.raw(",\"presentation\":{\"style\":\"")
+            w.raw(Self.styleNames[presentation.style]!)
+            w.byte(UInt8(ascii: "\""))
+            for option in presentation.options {
+                w.byte(UInt8(ascii: ","))
+                w.string(option.key)
+                w.byte(UInt8(ascii: ":"))
+                w.write(option.value)
+            }
+            w.byte(UInt8(ascii: "}"))
+        }
+        if let fragment = r.fragment, r.status == .matched || r.status == .fallback {
+            w.raw(",\"fragment\":")
+            w.string(fragment)
+        }
+        w.raw(",\"manifest\":{\"version\":")
+        w.integer(manifest.version)
+        w.raw(",\"etag\":")
+        w.string(etag)
+        w.byte(UInt8(ascii: "}"))
+        if let e = r.explanation {
+            w.raw(",\"explain\":")
+            w.write(e.json)
+        }
+        w.byte(UInt8(ascii: "}"))
+    }
+
+    private static let statusNames: [Resolution.Status: StaticString] = [
+        .matched: "matched", .fallback: "fallback", .external: "external", .rejected: "rejected",
+    ]
+    private static let styleNames: [Presentation.Style: StaticString] = [
+        .push: "push", .modal: "modal", .sheet: "sheet", .replace: "replace", .tab: "tab", .web: "web", .external: "external",
+    ]
+}
+
+extension Explanation {
+    /// `{"host", "path", "segments", "tried": [{route, pattern, path, outcome, detail}], "note"}`.
+    public var json: JSONValue {
+        var m: [JSONValue.Member] = []
+        if let path {
+            m.append(.init("host", host.map { .string($0) } ?? .null))
+            m.append(.init("path", .string(path)))
+            m.append(.init("segments", .array(segments.map { .string($0) })))
+            m.append(.init("tried", .array(steps.map { step in
+                var s: [JSONValue.Member] = [.init("route", .string(step.route)), .init("pattern", .string(step.pattern)),
+                                             .init("path", .string(step.path)), .init("outcome", .string(step.outcome))]
+                if let detail = step.detail { s.append(.init(step.outcome == "refused" ? "reason" : "detail", .string(detail))) }
+                return .object(s)
+            })))
+        }
+        if let note { m.append(.init("note", .string(note))) }
+        return .object(m)
+    }
+}

@@ -1,0 +1,148 @@
+import RouteMatching
+
+extension CompiledManifest {
+    /// Redirects followed for one URL before giving up with the fallback.
+    public static let maxRedirects = 8
+
+    /// Resolves a URL given as text.
+    public func resolve(_ url: String, context: ResolveContext = .none, explain: Bool = false) -> Resolution {
+        resolve(bytes: Array(url.utf8), text: url, context: context, explain: explain)
+    }
+
+    /// Resolves URL bytes (which may not be UTF-8: such input is rejected).
+    public func resolve(bytes: [UInt8], text: String? = nil, context: ResolveContext = .none, explain: Bool = false) -> Resolution {
+        let urlText = text ?? String(decoding: bytes, as: UTF8.self)
+        switch scope.classify(bytes) {
+        case .rejected(let reason):
+            var result = Resolution(url: urlText, status: .rejected)
+            result.reason = reason.description
+            if explain { result.explanation = Explanation(note: "rejected: \(reason)") }
+            return result
+        case .external:
+            var result = Resolution(url: urlText, status: .external)
+            result.presentation = .external
+            if explain { result.explanation = Explanation(note: "external: not a host or scheme of the app") }
+            return result
+        case .internal(let url):
+            return resolveInternal(url, urlText: urlText, context: context, explain: explain)
+        }
+    }
+
+    private func resolveInternal(_ url: InternalURL, urlText: String, context: ResolveContext, explain: Bool) -> Resolution {
+        var explanation: Explanation? = explain ? Explanation(host: url.host, path: url.path, segments: url.segments) : nil
+        var segments = url.segments
+        var hops = 0
+        while true {
+            var found: (trie: RouteTrie, candidate: Int)? = nil
+            let path = explain ? InternalURL(host: url.host, segments: segments).path : ""
+            for trie in tiers(for: url.host) {
+                let hit = trie.match(segments, pruning: !explain) { index, failure in
+                    let candidate = trie.candidates[index]
+                    let refusal = refusal(candidate, failure, url.query, context)
+                    if explain {
+                        let route = manifest.routes[candidate.route]
+                        explanation?.steps.append(Explanation.Step(
+                            route: route.name, pattern: route.patterns[candidate.patternIndex].text, path: path,
+                            outcome: refusal == nil ? (route.redirect == nil ? "matched" : "redirected") : "refused",
+                            detail: refusal))
+                    }
+                    return refusal == nil
+                }
+                if let hit { found = (trie, hit); break }
+            }
+            guard let (trie, index) = found else { break }
+            let candidate = trie.candidates[index]
+            let route = manifest.routes[candidate.route]
+            if let redirect = route.redirect {
+                hops += 1
+                segments = Self.substitute(redirect, candidate, segments)
+                if explain, let last = explanation?.steps.indices.last {
+                    explanation?.steps[last].detail = "to " + InternalURL(host: nil, segments: segments).path
+                }
+                if hops > Self.maxRedirects {
+                    explanation?.note = "more than \(Self.maxRedirects) redirects"
+                    break
+                }
+                continue
+            }
+            var result = Resolution(url: urlText, status: .matched)
+            result.route = (route.name, route.patterns[candidate.patternIndex].text)
+            result.fragment = url.fragment
+            buildMatch(&result, route: route, candidate: candidate, segments: segments, query: url.query, context: context)
+            result.explanation = explanation
+            return result
+        }
+        var result = Resolution(url: urlText, status: .fallback)
+        result.destination = manifest.fallback.destination
+        result.presentation = manifest.fallback.presentation
+        result.params = [JSONValue.Member("url", .string(urlText))]
+        result.fragment = url.fragment
+        if explain, explanation?.note == nil { explanation?.note = "no route matched: fallback" }
+        result.explanation = explanation
+        return result
+    }
+
+    /// Why `candidate` cannot take the URL, or nil when it can.
+    private func refusal(_ candidate: RouteCandidate, _ failure: RouteTrie.TypeFailure?, _ query: [(key: String, value: String)],
+                         _ context: ResolveContext) -> String? {
+        if let failure { return "param \(failure.param): not \(Self.article(failure.type))" }
+        let route = manifest.routes[candidate.route]
+        if let version = context.appVersion {
+            if let since = route.since, version < since { return "since \(since) > appVersion \(version)" }
+            if let until = route.until, version >= until { return "until \(until) <= appVersion \(version)" }
+        }
+        for declaration in route.params where !Self.binds(candidate, declaration.name) {
+            var present = false
+            for item in query where item.key == declaration.name {
+                present = true
+                if !declaration.type.accepts(item.value) { return "query param \(declaration.name): not \(Self.article(declaration.type))" }
+            }
+            if !present && declaration.required && declaration.defaultValue == nil {
+                return "missing required param \(declaration.name)"
+            }
+        }
+        return nil
+    }
+
+    static func article(_ type: ParamType) -> String {
+        switch type {
+        case .enumeration(let values): return "one of \(values.joined(separator: "|"))"
+        case .regex(let r): return "matching /\(r.pattern)/"
+        case .int: return "an int"
+        case .uuid: return "a uuid"
+        default: return "a \(type.name)"
+        }
+    }
+
+    static func binds(_ candidate: RouteCandidate, _ name: String) -> Bool {
+        candidate.segments.contains {
+            switch $0 {
+            case .literal: return false
+            case .param(let n, _), .wildcard(let n, _): return n == name
+            }
+        }
+    }
+
+    /// The redirect target's segments with `:params` replaced by this match's raw
+    /// values; optional groups whose params are not all bound are left out. Values are
+    /// data: no dot-segment removal runs on them.
+    static func substitute(_ target: RoutePattern, _ candidate: RouteCandidate, _ segments: [String]) -> [String] {
+        var bound: [String: [String]] = [:]
+        for (depth, matcher) in candidate.segments.enumerated() {
+            switch matcher {
+            case .literal: break
+            case .param(let name, _): bound[name] = [segments[depth]]
+            case .wildcard(let name, _): bound[name] = Array(segments[depth...])
+            }
+        }
+        let expansion = target.expansions.first { $0.allSatisfy { $0.paramName.map { bound[$0] != nil } ?? true } } ?? []
+        var out: [String] = []
+        for segment in expansion {
+            switch segment {
+            case .literal(let text): out.append(text)
+            case .param(let name), .wildcard(let name): out += bound[name] ?? []
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,50 @@
+/// The answer for one URL (SPEC §2): the body of `GET /v1/resolve`.
+public struct Resolution: Sendable {
+    public enum Status: String, Sendable {
+        case matched, fallback, external, rejected
+    }
+
+    /// The URL as given.
+    public var url: String
+    public var status: Status
+    /// Why the URL was rejected (status `rejected` only).
+    public var reason: String?
+    /// The matched route's name and the pattern (or alias) that matched.
+    public var route: (name: String, pattern: String)?
+    public var destination: String?
+    /// Params in SPEC order: path, declared query and defaults, other query, injected, web `url`.
+    public var params: [JSONValue.Member]
+    public var presentation: Presentation?
+    /// The decoded fragment, whenever an internal URL has `#`.
+    public var fragment: String?
+    /// With `explain`: how the answer was reached.
+    public var explanation: Explanation?
+
+    init(url: String, status: Status) {
+        self.url = url
+        self.status = status
+        self.params = []
+    }
+}
+
+/// How a resolution was reached: the normalized input and every candidate route tried,
+/// in order, with why it was taken or refused.
+public struct Explanation: Sendable {
+    public struct Step: Sendable, Equatable {
+        public var route: String
+        public var pattern: String
+        /// The path the route was tried on (differs from the input after a redirect).
+        public var path: String
+        /// `matched`, `refused` or `redirected`.
+        public var outcome: String
+        /// Why it was refused, or where it redirected.
+        public var detail: String?
+    }
+
+    public var host: String?
+    public var path: String?
+    public var segments: [String] = []
+    public var steps: [Step] = []
+    /// A note on the outcome: the rejection reason, `external host`, `no route matched`.
+    public var note: String?
+}

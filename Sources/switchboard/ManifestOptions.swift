@@ -1,0 +1,59 @@
+import ArgumentParser
+import Switchboard
+
+/// `--config`, shared by the commands that read a manifest.
+struct ManifestOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The route manifest.", valueName: "manifest"))
+    var config: String = "Config/routes.json"
+
+    /// Loads the manifest, printing problems; exits 2 when unreadable, 1 when invalid.
+    func load() throws -> CompiledManifest {
+        try Diagnostics.loadOrExit(config)
+    }
+}
+
+/// Request context flags shared by `resolve` (and `validate`).
+struct ContextOptions: ParsableArguments {
+    @Option(help: "The client's platform: ios, android or web.")
+    var platform: String?
+
+    @Option(help: "The client's idiom: phone or tablet.")
+    var idiom: String?
+
+    @Option(name: .customLong("app-version"), help: "The client's app version (semver, e.g. 7.2.0).")
+    var appVersion: String?
+
+    func validate() throws {
+        if let appVersion, SemanticVersion(appVersion) == nil {
+            throw ValidationError("--app-version '\(appVersion)' is not a semantic version such as 7.2.0")
+        }
+    }
+
+    var context: ResolveContext {
+        ResolveContext(platform: platform, idiom: idiom, appVersion: appVersion.flatMap(SemanticVersion.init))
+    }
+}
+
+enum Diagnostics {
+    static func loadOrExit(_ path: String) throws -> CompiledManifest {
+        do {
+            return try ManifestFile.load(path)
+        } catch {
+            switch error {
+            case .unreadable:
+                printError("switchboard: \(error)")
+                throw ExitCode(2)
+            case .invalid(let path, let manifestError):
+                report(path, manifestError.diagnostics)
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    static func report(_ path: String, _ diagnostics: [ManifestDiagnostic]) {
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.count - errors
+        printError("\(path): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+        for d in diagnostics { printError("  \(d)") }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Switchboard
+
+struct ResolveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve",
+        abstract: "Resolve URLs offline; print one result JSON per line.",
+        discussion: "Give '-' to read URLs from standard input, one a line (blank lines skipped)."
+    )
+
+    @OptionGroup var manifest: ManifestOptions
+    @OptionGroup var context: ContextOptions
+
+    @Flag(help: "Add how each result was reached: candidates tried and why each was refused.")
+    var explain = false
+
+    @Argument(help: "URLs to resolve, or '-' for standard input.")
+    var urls: [String] = []
+
+    func validate() throws {
+        if urls.isEmpty { throw ValidationError("give at least one URL, or '-' to read them from standard input") }
+    }
+
+    func run() throws {
+        let compiled = try manifest.load()
+        let ctx = context.context
+        for url in urls {
+            if url == "-" {
+                while let line = readLine(strippingNewline: true) {
+                    let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
+                    if trimmed.isEmpty { continue }
+                    emit(compiled, trimmed, ctx)
+                }
+            } else {
+                emit(compiled, url, ctx)
+            }
+        }
+    }
+
+    private func emit(_ compiled: CompiledManifest, _ url: String, _ ctx: ResolveContext) {
+        let result = compiled.resolve(url, context: ctx, explain: explain)
+        print(String(decoding: compiled.resultJSON(result), as: UTF8.self))
+    }
+}
