@@ -72,6 +72,7 @@ extension RoutePattern {
             case UInt8(ascii: "("):
                 guard group == nil else { throw .nestedOptional }
                 guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "/") else {
+                    if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "(") { throw .nestedOptional }
                     throw i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: ")") ? .emptyOptionalGroup : .optionalGroupWithoutSlash
                 }
                 group = []

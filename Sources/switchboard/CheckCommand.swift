@@ -12,7 +12,7 @@ struct CheckCommand: ParsableCommand {
     var manifest: String = "Config/routes.json"
 
     func run() throws {
-        let compiled = try Diagnostics.loadOrExit(manifest)
+        let compiled = try Diagnostics.loadOrExit(manifest, problemsToStandardOutput: true)
         let m = compiled.manifest
         let patterns = m.routes.reduce(0) { $0 + $1.patterns.count }
         print("\(manifest): OK: version \(m.version), \(m.routes.count) routes, \(patterns) patterns, etag \(compiled.etag)")

@@ -35,7 +35,9 @@ struct ContextOptions: ParsableArguments {
 }
 
 enum Diagnostics {
-    static func loadOrExit(_ path: String) throws -> CompiledManifest {
+    /// Loads the manifest or exits: 2 when it cannot be read, 1 when it is invalid, after
+    /// printing every problem (to standard output for `check`, whose output they are).
+    static func loadOrExit(_ path: String, problemsToStandardOutput: Bool = false) throws -> CompiledManifest {
         do {
             return try ManifestFile.load(path)
         } catch {
@@ -44,16 +46,16 @@ enum Diagnostics {
                 printError("switchboard: \(error)")
                 throw ExitCode(2)
             case .invalid(let path, let manifestError):
-                report(path, manifestError.diagnostics)
+                report(path, manifestError.diagnostics, problemsToStandardOutput ? { print($0) } : printError)
                 throw ExitCode(1)
             }
         }
     }
 
-    static func report(_ path: String, _ diagnostics: [ManifestDiagnostic]) {
+    static func report(_ path: String, _ diagnostics: [ManifestDiagnostic], _ printLine: (String) -> Void) {
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
-        printError("\(path): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
-        for d in diagnostics { printError("  \(d)") }
+        printLine("\(path): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+        for d in diagnostics { printLine("  \(d)") }
     }
 }

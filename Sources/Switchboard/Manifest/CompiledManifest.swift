@@ -38,12 +38,13 @@ public struct CompiledManifest: Sendable {
         var decoder = ManifestDecoder()
         let decoded = decoder.decode(document)
         var diagnostics = decoder.diagnostics
-        guard let manifest = decoded, !diagnostics.contains(where: { $0.severity == .error }) else {
-            throw ManifestError(diagnostics: diagnostics)
-        }
+        guard let manifest = decoded else { throw ManifestError(diagnostics: diagnostics) }
+        // The structural checks run even after decoding problems, on the routes that
+        // decoded, so that one run reports every problem.
         let (general, byHost) = Self.compile(manifest)
         var validator = ManifestValidator(manifest: manifest, general: general, byHost: byHost)
         diagnostics += validator.validate()
+        diagnostics.sort { Self.pointerOrder($0.pointer, $1.pointer) }
         guard !diagnostics.contains(where: { $0.severity == .error }) else { throw ManifestError(diagnostics: diagnostics) }
         self.manifest = manifest
         self.scope = URLScope(hosts: Set(decoder.hostKeys), schemes: Set(manifest.schemes))
@@ -52,6 +53,16 @@ public struct CompiledManifest: Sendable {
         self.canonicalBytes = manifest.canonicalBytes
         self.etag = "\"sha256-\(SHA256.hex(canonicalBytes))\""
         self.warnings = diagnostics
+    }
+
+    /// Orders pointers by their tokens, numbers numerically (`/routes/2` before `/routes/10`).
+    static func pointerOrder(_ a: String, _ b: String) -> Bool {
+        let x = a.split(separator: "/"), y = b.split(separator: "/")
+        for (p, q) in zip(x, y) where p != q {
+            if let m = Int(p), let n = Int(q) { return m < n }
+            return p < q
+        }
+        return x.count < y.count
     }
 
     /// One trie for routes without `hosts`, one per host for routes restricted to it.

@@ -6,7 +6,7 @@ extension ManifestDecoder {
         "variants", "since", "until", "priority", "universalLink", "redirect", "description",
     ]
 
-    mutating func decodeRoute(_ value: JSONValue, _ pointer: JSONPointer) -> Route? {
+    mutating func decodeRoute(_ value: JSONValue, at index: Int, _ pointer: JSONPointer) -> Route? {
         guard let members = value.objectMembers else {
             error("type-mismatch", pointer, "a route must be an object, not \(value.kindDescription)")
             return nil
@@ -87,7 +87,7 @@ extension ManifestDecoder {
         }
         guard let name, !patterns.isEmpty else { return nil }
         return Route(
-            name: name, patterns: patterns, patternsAsList: asList, hosts: hostKeysOfRoute, hostsAsWritten: hostsWritten,
+            index: index, name: name, patterns: patterns, patternsAsList: asList, hosts: hostKeysOfRoute, hostsAsWritten: hostsWritten,
             destination: destination, presentation: presentation, params: params, inject: inject, variants: variants,
             since: since, until: until, sinceText: value["since"]?.stringValue, untilText: value["until"]?.stringValue,
             priority: priority, universalLink: universalLink, redirect: redirect)

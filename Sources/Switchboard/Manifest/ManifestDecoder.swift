@@ -71,7 +71,7 @@ struct ManifestDecoder {
                 error("too-many-routes", routesPointer, "\(items.count) routes; at most \(Self.maxRoutes) are accepted")
             } else {
                 for (i, item) in items.enumerated() {
-                    if let route = decodeRoute(item, routesPointer.appending(i)) { routes.append(route) }
+                    if let route = decodeRoute(item, at: i, routesPointer.appending(i)) { routes.append(route) }
                 }
             }
         case nil: error("missing-field", routesPointer, "\"routes\" is required: an array of routes")

@@ -26,7 +26,7 @@ struct ManifestValidator {
 
     func pointer(_ candidate: RouteCandidate) -> String {
         let route = manifest.routes[candidate.route]
-        return "/routes/\(candidate.route)/" + (route.patternsAsList ? "patterns/\(candidate.patternIndex)" : "pattern")
+        return "/routes/\(route.index)/" + (route.patternsAsList ? "patterns/\(candidate.patternIndex)" : "pattern")
     }
 
     func label(_ candidate: RouteCandidate) -> String {
@@ -35,12 +35,12 @@ struct ManifestValidator {
 
     private mutating func checkNames() {
         var first: [String: Int] = [:]
-        for (i, route) in manifest.routes.enumerated() {
+        for route in manifest.routes {
             if let earlier = first[route.name] {
-                diagnostics.append(ManifestDiagnostic(code: "duplicate-name", pointer: "/routes/\(i)/name",
+                diagnostics.append(ManifestDiagnostic(code: "duplicate-name", pointer: "/routes/\(route.index)/name",
                     message: "route name \"\(route.name)\" is already used by /routes/\(earlier); names must be unique"))
             } else {
-                first[route.name] = i
+                first[route.name] = route.index
             }
         }
     }
@@ -147,7 +147,7 @@ struct ManifestValidator {
         for (i, route) in manifest.routes.enumerated() where route.redirect != nil {
             let found = targets(of: i)
             if found.isEmpty {
-                diagnostics.append(ManifestDiagnostic(code: "redirect-target", pointer: "/routes/\(i)/redirect",
+                diagnostics.append(ManifestDiagnostic(code: "redirect-target", pointer: "/routes/\(route.index)/redirect",
                     message: "redirect \"\(route.redirect!.text)\" matches no route of the manifest"))
             }
             edges[i] = found.filter { manifest.routes[$0].redirect != nil }
@@ -162,7 +162,7 @@ struct ManifestValidator {
                     let cycle = Array(path[(path.firstIndex(of: next) ?? 0)...]) + [next]
                     if reported.insert(next).inserted {
                         let names = cycle.map { "\"\(manifest.routes[$0].name)\"" }.joined(separator: " -> ")
-                        diagnostics.append(ManifestDiagnostic(code: "redirect-cycle", pointer: "/routes/\(node)/redirect",
+                        diagnostics.append(ManifestDiagnostic(code: "redirect-cycle", pointer: "/routes/\(manifest.routes[node].index)/redirect",
                             message: "redirects form a cycle: \(names)"))
                     }
                 } else if state[next] == nil {

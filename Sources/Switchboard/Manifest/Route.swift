@@ -2,6 +2,8 @@ import RouteMatching
 
 /// One route of the manifest, decoded and checked.
 public struct Route: Sendable {
+    /// The route's position in the manifest's `routes` array.
+    public let index: Int
     public let name: String
     /// The pattern, or the aliases of `patterns`, as parsed.
     public let patterns: [RoutePattern]
