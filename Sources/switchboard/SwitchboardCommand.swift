@@ -1,10 +1,27 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct SwitchboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard",
         abstract: "Resolve app URLs to screens from a route manifest.",
+        discussion: "Exit status: 0 success, 1 checks failed, 2 usage or unreadable input.",
         subcommands: [CheckCommand.self, ResolveCommand.self]
     )
+
+    /// Runs the command, mapping argument errors to exit status 2 (SPEC §5) instead of
+    /// ArgumentParser's 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                printError(fullMessage(for: error))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -162,7 +162,7 @@ struct ManifestValidator {
                     let cycle = Array(path[(path.firstIndex(of: next) ?? 0)...]) + [next]
                     if reported.insert(next).inserted {
                         let names = cycle.map { "\"\(manifest.routes[$0].name)\"" }.joined(separator: " -> ")
-                        diagnostics.append(ManifestDiagnostic(code: "redirect-cycle", pointer: "/routes/\(manifest.routes[node].index)/redirect",
+                        diagnostics.append(ManifestDiagnostic(code: "redirect-cycle", pointer: "/routes/\(manifest.routes[next].index)/redirect",
                             message: "redirects form a cycle: \(names)"))
                     }
                 } else if state[next] == nil {

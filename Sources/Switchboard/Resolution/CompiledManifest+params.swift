@@ -36,12 +36,13 @@ extension CompiledManifest {
                 params.append(.init(item.key, all.count == 1 ? .string(item.value) : .array(all.map { .string($0.value) })))
             }
         }
-        // 4. Injected params override.
+        // 4. Injected params override; copies read the values from before injection.
+        let matched = params
         for (key, value) in route.inject {
             let resolved: JSONValue?
             switch value {
             case .constant(let v): resolved = v
-            case .param(let source): resolved = params.first { $0.key == source }?.value
+            case .param(let source): resolved = matched.first { $0.key == source }?.value
             }
             guard let resolved else { continue }
             params.removeAll { $0.key == key }

@@ -1,0 +1,33 @@
+import Testing
+@testable import RouteMatching
+
+struct ParamTypeTests {
+    @Test func intAcceptsSafeIntegersOnly() {
+        #expect(ParamType.intValue("42") == 42)
+        #expect(ParamType.intValue("-7") == -7)
+        #expect(ParamType.intValue("9007199254740991") == 9_007_199_254_740_991)
+        #expect(ParamType.intValue("9007199254740992") == nil)
+        #expect(ParamType.intValue("-9007199254740992") == nil)
+        #expect(ParamType.intValue("1e3") == nil)
+        #expect(ParamType.intValue("") == nil)
+        #expect(ParamType.intValue("-") == nil)
+        #expect(ParamType.intValue("+1") == nil)
+    }
+
+    @Test func uuidAndSlug() {
+        #expect(ParamType.uuid.accepts("123E4567-e89b-12d3-a456-426614174000"))
+        #expect(!ParamType.uuid.accepts("123e4567e89b12d3a456426614174000"))
+        #expect(ParamType.slug.accepts("andy-warhol_1"))
+        #expect(!ParamType.slug.accepts("a.b"))
+        #expect(!ParamType.enumeration(["Works"]).accepts("works"))
+    }
+
+    @Test func disjointness() throws {
+        #expect(ParamType.int.isDisjoint(from: .uuid))
+        #expect(!ParamType.int.isDisjoint(from: .slug))
+        #expect(ParamType.enumeration(["a"]).isDisjoint(from: .enumeration(["b"])))
+        #expect(ParamType.enumeration(["a-b"]).isDisjoint(from: .int))
+        #expect(!ParamType.enumeration(["12"]).isDisjoint(from: .int))
+        #expect(!ParamType.regex(try SafeRegex("[0-9]+")).isDisjoint(from: .uuid))
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+@testable import Switchboard
+
+struct ManifestValidationTests {
+    func codes(_ routes: [String], extra: String = "") -> [String] {
+        Fixtures.problems(routes, extra: extra).filter { $0.severity == .error }.map(\.code)
+    }
+
+    @Test func theSpecExampleIsValid() throws {
+        _ = try Fixtures.compile(Fixtures.spec)
+    }
+
+    @Test func duplicatePatternsNameBothRoutes() {
+        let problems = Fixtures.problems([
+            #"{"name": "first", "pattern": "/artwork/:id", "destination": "A"}"#,
+            #"{"name": "second", "pattern": "/artwork/:id", "destination": "B"}"#,
+        ])
+        #expect(problems.map(\.code) == ["duplicate"])
+        #expect(problems[0].pointer == "/routes/1/pattern")
+        #expect(problems[0].message.contains("\"first\"") && problems[0].message.contains("\"second\""))
+    }
+
+    @Test func ambiguousRoutesOfTheSameShapeAndPriority() {
+        #expect(codes([
+            #"{"name": "a", "pattern": "/x/:id", "destination": "A", "params": {"id": {"type": "int"}}}"#,
+            #"{"name": "b", "pattern": "/x/:n", "destination": "B", "params": {"n": {"type": "slug"}}}"#,
+        ]) == ["ambiguous"])
+        // Disjoint types of the same shape are fine; so is a priority difference.
+        #expect(codes([
+            #"{"name": "a", "pattern": "/x/:id", "destination": "A", "params": {"id": {"type": "int"}}}"#,
+            #"{"name": "b", "pattern": "/x/:n", "destination": "B", "params": {"n": {"type": "uuid"}}}"#,
+            #"{"name": "c", "pattern": "/y/:id", "destination": "C", "params": {"id": {"type": "enum", "values": ["a"]}}}"#,
+            #"{"name": "d", "pattern": "/y/:n", "destination": "D", "params": {"n": {"type": "enum", "values": ["b"]}}}"#,
+            #"{"name": "e", "pattern": "/z/:id", "destination": "E", "priority": 1, "params": {"id": {"type": "int"}}}"#,
+            #"{"name": "f", "pattern": "/z/:n", "destination": "F", "params": {"n": {"type": "slug"}}}"#,
+        ]) == [])
+        // A regex overlaps every other typed param.
+        #expect(codes([
+            #"{"name": "a", "pattern": "/x/:id", "destination": "A", "params": {"id": {"type": "int"}}}"#,
+            #"{"name": "b", "pattern": "/x/:n", "destination": "B", "params": {"n": {"type": "regex", "pattern": "[a-z]+"}}}"#,
+        ]) == ["ambiguous"])
+    }
+
+    @Test func aRouteThatCanNeverWin() {
+        let problems = Fixtures.problems([
+            #"{"name": "wide", "pattern": "/x/:id", "destination": "A", "priority": 2}"#,
+            #"{"name": "narrow", "pattern": "/x/:n", "destination": "B"}"#,
+        ])
+        #expect(problems.map(\.code) == ["never-wins"])
+        #expect(problems[0].pointer == "/routes/1/pattern")
+    }
+
+    @Test func aliasListedTwice() {
+        #expect(codes([#"{"name": "a", "patterns": ["/a", "/b", "/a"], "destination": "A"}"#]) == ["duplicate"])
+    }
+
+    @Test func redirectCyclesAndTargetsAreRefused() {
+        #expect(codes([
+            #"{"name": "g", "pattern": "/r1/:id", "redirect": "/r2/:id"}"#,
+            #"{"name": "h", "pattern": "/r2/:id", "redirect": "/r1/:id"}"#,
+        ]) == ["redirect-cycle"])
+        #expect(codes([#"{"name": "self", "pattern": "/s/:id", "redirect": "/s/:id"}"#]) == ["redirect-cycle"])
+        #expect(codes([
+            #"{"name": "a", "pattern": "/a/:id", "redirect": "/nowhere/:id"}"#,
+            #"{"name": "b", "pattern": "/b", "destination": "B"}"#,
+        ]) == ["redirect-target"])
+        #expect(codes([
+            #"{"name": "a", "pattern": "/a/:id", "redirect": "/b/:other"}"#,
+            #"{"name": "b", "pattern": "/b/:x", "destination": "B"}"#,
+        ]) == ["unknown-param"])
+        #expect(codes([#"{"name": "a", "pattern": "/a", "redirect": "/b", "destination": "X"}"#, #"{"name": "b", "pattern": "/b", "destination": "B"}"#]) == ["redirect-conflict"])
+    }
+
+    @Test(arguments: [
+        (#"{"name": "a", "pattern": "/a((/b))", "destination": "A"}"#, "nested-optional"),
+        (#"{"name": "a", "pattern": "/a/*/b", "destination": "A"}"#, "wildcard-not-last"),
+        (#"{"name": "a", "pattern": "/a", "destination": "A", "presentation": "tab"}"#, "missing-tab"),
+        (#"{"name": "a", "pattern": "/a", "destination": "A", "presentation": {"style": "tab"}}"#, "missing-tab"),
+        (#"{"name": "a", "pattern": "/a", "destination": "A", "presentation": "popover"}"#, "unknown-style"),
+        (#"{"name": "a", "pattern": "/a/:p", "destination": "A", "params": {"p": {"type": "float"}}}"#, "unknown-type"),
+        (#"{"name": "a", "pattern": "/a/:p", "destination": "A", "params": {"p": {"type": "regex", "pattern": "(a+)+$"}}}"#, "unsafe-regex"),
+        (#"{"name": "a", "pattern": "/a/:p", "destination": "A", "params": {"p": {"type": "regex", "pattern": "(a|a)*$"}}}"#, "unsafe-regex"),
+        (#"{"name": "a", "pattern": "/a/:p", "destination": "A", "params": {"p": {"type": "regex", "pattern": "(.*a){12}"}}}"#, "unsafe-regex"),
+        (#"{"name": "a", "pattern": "/a/:p", "destination": "A", "params": {"p": {"type": "regex", "pattern": "(a)\\1"}}}"#, "unsafe-regex"),
+        (#"{"name": "a", "pattern": "/a/:p", "destination": "A", "params": {"p": {"type": "regex", "pattern": "(?=a)a"}}}"#, "unsafe-regex"),
+        (#"{"name": "a", "pattern": "/a/:p", "destination": "A", "params": {"p": {"type": "int", "default": "x"}}}"#, "invalid-default"),
+        (#"{"name": "a", "pattern": "/a/:p", "destination": "A", "params": {"p": {"type": "enum"}}}"#, "invalid-param"),
+        (#"{"name": "a", "hosts": ["evil.com"], "pattern": "/a", "destination": "A"}"#, "unknown-host"),
+        (#"{"name": "a", "pattern": "/a", "destination": "A", "since": "8.0", "until": "7.0"}"#, "empty-range"),
+        (#"{"name": "a", "pattern": "/a", "destination": "A", "variants": [{"when": {"appVersion": ">=8 <7"}, "destination": "B"}]}"#, "empty-range"),
+        (#"{"name": "a", "pattern": "/a", "destination": "A", "variants": [{"when": {"os": "ios"}, "destination": "B"}]}"#, "unknown-condition"),
+        (#"{"name": "a", "pattern": "/a", "destination": "A", "since": "seven"}"#, "invalid-version"),
+        (#"{"name": "a", "pattern": "/a"}"#, "missing-field"),
+        (#"{"pattern": "/a", "destination": "A"}"#, "missing-field"),
+        (#"{"name": "a", "destination": "A"}"#, "missing-field"),
+        (#"{"name": "a", "pattern": 7, "destination": "A"}"#, "type-mismatch"),
+        (#"{"name": "a", "pattern": "/a", "destination": "A", "inject": {"x": {"param": "nope"}}}"#, "unknown-param"),
+        (#""not a route""#, "type-mismatch"),
+    ] as [(String, String)])
+    func reportsEachProblemWithItsCode(_ route: String, _ code: String) {
+        #expect(codes([route]).contains(code), "\(route)")
+    }
+
+    @Test func reportsEveryProblemNotJustTheFirst() {
+        let problems = Fixtures.problems([
+            #"{"name": "a", "pattern": "/a", "destination": "A", "presentation": "popover"}"#,
+            #"{"name": "a", "pattern": "/b", "destination": "B"}"#,
+            #"{"name": "c", "pattern": "/c/:p", "destination": "C", "params": {"p": {"type": "float"}}}"#,
+            #"{"name": "d", "pattern": "/d", "destination": "D"}"#,
+            #"{"name": "e", "pattern": "/d", "destination": "E"}"#,
+        ], extra: #""caseSensitive": "yes", "fallback": 3, "x": ["javascript"]"#)
+        #expect(Set(problems.map(\.code)).isSuperset(of: ["unknown-style", "duplicate-name", "unknown-type", "duplicate", "type-mismatch"]))
+        #expect(problems.contains { $0.pointer == "/routes/1/name" })
+        #expect(problems.contains { $0.pointer == "/caseSensitive" })
+        #expect(problems.contains { $0.severity == .warning && $0.code == "unknown-field" && $0.pointer == "/x" })
+    }
+
+    @Test func topLevelProblems() {
+        #expect(Fixtures.problems([]).map(\.code) == ["empty-routes"])
+        let bad = try? CompiledManifest(json: Array(#"{"version": 0, "hosts": ["a b"], "schemes": ["http", "file", "1x"], "updatedAt": "yesterday", "routes": []}"#.utf8))
+        #expect(bad == nil)
+        do {
+            _ = try CompiledManifest(json: Array(#"{"version": 0, "hosts": ["a b"], "schemes": ["http", "file", "1x"], "updatedAt": "yesterday", "routes": []}"#.utf8))
+        } catch {
+            #expect(error.diagnostics.map(\.code).sorted() == ["empty-routes", "invalid-host", "invalid-scheme", "invalid-scheme", "invalid-scheme", "invalid-value", "invalid-value"])
+        }
+    }
+
+    @Test func invalidJSONIsOneDiagnosticWithTheOffset() {
+        do {
+            _ = try CompiledManifest(json: Array(#"{"version": 1,, }"#.utf8))
+            Issue.record("accepted")
+        } catch {
+            #expect(error.diagnostics.map(\.code) == ["invalid-json"])
+            #expect(error.diagnostics[0].message.contains("byte 14"))
+        }
+    }
+
+    @Test func canonicalBytesAreSortedCompactAndFillDefaults() throws {
+        let m = try Fixtures.compile([#"{"name": "a", "pattern": "/a/:id", "destination": "A", "params": {"id": {"type": "int"}}}"#])
+        let text = String(decoding: m.canonicalBytes, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"caseSensitive":false,"fallback":{"destination":"WebView","presentation":{"style":"web"}},"hosts":["#))
+        #expect(text.contains(#"{"destination":"A","name":"a","params":{"id":{"required":true,"type":"int"}},"pattern":"/a/:id","presentation":{"style":"push"},"priority":0,"universalLink":true}"#))
+        #expect(m.etag == "\"sha256-\(SHA256.hex(m.canonicalBytes))\"")
+        // The same manifest written differently has the same ETag.
+        let reordered = try CompiledManifest(json: Array(Fixtures.manifestJSON([#"{"destination": "A", "params": {"id": {"type": "int", "required": true}}, "pattern": "/a/:id", "name": "a", "presentation": "push", "priority": 0}"#]).utf8))
+        #expect(reordered.etag == m.etag)
+    }
+
+    @Test func theBundledManifestIsValid() throws {
+        let compiled = try ManifestFile.load(#filePath.components(separatedBy: "/Tests/")[0] + "/Config/routes.json")
+        #expect(compiled.manifest.routes.count >= 40)
+        #expect(compiled.warnings.isEmpty)
+    }
+}

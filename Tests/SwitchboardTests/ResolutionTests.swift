@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+@testable import Switchboard
+
+struct ResolutionTests {
+    let spec: CompiledManifest
+
+    init() throws {
+        spec = try Fixtures.compile(Fixtures.spec)
+    }
+
+    @Test func resolvesTheSpecExampleWithKeysInOrder() throws {
+        let r = spec.resolve("https://www.artsy.net/artwork/andy-warhol-soup?ref=home#top")
+        let json = String(decoding: spec.resultJSON(r), as: UTF8.self)
+        #expect(json == #"{"url":"https://www.artsy.net/artwork/andy-warhol-soup?ref=home#top","status":"matched","route":{"name":"artwork","pattern":"/artwork/:id"},"destination":"Artwork","params":{"id":"andy-warhol-soup","ref":"home"},"presentation":{"style":"push"},"fragment":"top","manifest":{"version":3,"etag":"\#(spec.etag.replacingOccurrences(of: "\"", with: "\\\""))"}}"#)
+    }
+
+    @Test(arguments: [
+        ("artsy://artwork/x", "artwork"),
+        ("artsy:///artwork/x", "artwork"),
+        ("artsy:/artwork/x", "artwork"),
+        ("https://artsy.net/artwork/x/", "artwork"),
+        ("https://artsy.net//artwork//x", "artwork"),
+        ("https://staging.artsy.net/artwork/x", "artwork"),
+        ("/artist/banksy", "artist"),
+        ("/artist/banksy/works", "artist"),
+        ("/artist/banksy/auction-results", "artist-auction-results"),
+        ("https://live.artsy.net/artwork/x", "live-auction"),
+        ("https://live.artsy.net/", "live-auction"),
+        ("/", "home"),
+        ("", "home"),
+        ("/works/x", "artwork"),
+        ("/artist/a/b/../../banksy", "artist"),
+    ])
+    func matchesRoutes(_ url: String, _ route: String) {
+        let r = spec.resolve(url)
+        #expect(r.status == .matched, "\(url)")
+        #expect(r.route?.name == route, "\(url)")
+    }
+
+    @Test func typedParamFailuresFallThroughToLessSpecificRoutesAndTheFallback() {
+        // tab must be an enum: /artist/x/other has no route of that shape and falls back.
+        let r = spec.resolve("/artist/x/other")
+        #expect(r.status == .fallback)
+        #expect(r.destination == "WebView")
+        #expect(r.presentation == .web)
+        #expect(r.paramsText == ["url": #""/artist/x/other""#])
+        // artwork ids are slugs: a%2Fb decodes to a/b, not a slug.
+        #expect(spec.resolve("/artwork/a%2Fb").status == .fallback)
+    }
+
+    @Test func keepsEncodedSlashInsideOneParamAndDecodesOnce() throws {
+        let m = try Fixtures.compile([#"{"name": "a", "pattern": "/artist/:id", "destination": "A"}"#])
+        #expect(m.resolve("https://artsy.net/artist/a%2Fb").paramsText["id"] == #""a/b""#)
+        #expect(m.resolve("/artist/%2541").paramsText["id"] == #""%41""#)
+        #expect(m.resolve("/artist/a+b").paramsText["id"] == #""a+b""#)
+    }
+
+    @Test func queryParams() throws {
+        let r = spec.resolve("/artwork/x?r=1&r=2&flag&q=a+b&id=ignored")
+        #expect(r.paramKeys == ["id", "r", "flag", "q"])
+        #expect(r.paramsText == ["id": #""x""#, "r": #"["1","2"]"#, "flag": #""""#, "q": #""a b""#])
+    }
+
+    @Test func convertsIntsToNumbers() {
+        let r = spec.resolve("/user/conversations/0042")
+        #expect(r.paramsText["id"] == "42")
+        #expect(r.presentation == Presentation(style: .modal, options: [.init("modalStyle", .string("formSheet"))]))
+    }
+
+    @Test func sinceAndUntilGateByAppVersion() throws {
+        let old = ResolveContext(appVersion: SemanticVersion("7.1.9"))
+        let new = ResolveContext(appVersion: SemanticVersion("7.2"))
+        #expect(spec.resolve("/user/conversations/1", context: old).status == .fallback)
+        #expect(spec.resolve("/user/conversations/1", context: new).status == .matched)
+        #expect(spec.resolve("/user/conversations/1").status == .matched)
+        let explained = spec.resolve("/user/conversations/1", context: old, explain: true)
+        #expect(explained.explanation?.steps.first?.detail == "since 7.2.0 > appVersion 7.1.9")
+
+        let m = try Fixtures.compile([
+            #"{"name": "new", "pattern": "/c/:id", "destination": "New", "since": "7.2.0", "priority": 1}"#,
+            #"{"name": "old", "pattern": "/c/:id", "destination": "Old", "until": "7.2.0"}"#,
+        ])
+        #expect(m.resolve("/c/1", context: old).destination == "Old")
+        #expect(m.resolve("/c/1", context: new).destination == "New")
+        #expect(m.resolve("/c/1", context: ResolveContext(appVersion: SemanticVersion("7.2.0-beta.1"))).destination == "Old")
+    }
+
+    @Test func variantsPickTheFirstThatHolds() throws {
+        let m = try Fixtures.compile([
+            #"{"name": "a", "pattern": "/a", "destination": "A", "variants": [{"when": {"platform": ["android"], "appVersion": "<7.0.0"}, "destination": "Legacy"}, {"when": {"idiom": "tablet"}, "presentation": {"style": "sheet", "detent": "large"}}, {"when": {"platform": "android"}, "destination": "Android"}]}"#,
+        ])
+        #expect(m.resolve("/a").destination == "A")
+        #expect(m.resolve("/a", context: ResolveContext(platform: "android", appVersion: SemanticVersion("6.9"))).destination == "Legacy")
+        #expect(m.resolve("/a", context: ResolveContext(platform: "android", appVersion: SemanticVersion("7.0"))).destination == "Android")
+        let tablet = m.resolve("/a", context: ResolveContext(platform: "android", idiom: "tablet"))
+        #expect(tablet.destination == "A")
+        #expect(tablet.presentation?.style == .sheet)
+        #expect(spec.resolve("/artist/x", context: ResolveContext(idiom: "tablet")).presentation?.style == .modal)
+    }
+
+    @Test func injectOverridesAndCopiesConvertedValues() throws {
+        let m = try Fixtures.compile([
+            #"{"name": "a", "pattern": "/a/:id", "destination": "A", "params": {"id": {"type": "int"}, "q": {}}, "inject": {"id": "fixed", "copy": {"param": "id"}, "n": 3, "absent": {"param": "q"}}}"#,
+        ])
+        let r = m.resolve("/a/7?z=1")
+        #expect(r.paramKeys == ["z", "id", "copy", "n"])
+        #expect(r.paramsText == ["z": #""1""#, "id": #""fixed""#, "copy": "7", "n": "3"])
+        #expect(m.resolve("/a/7?q=here").paramsText["absent"] == #""here""#)
+    }
+
+    @Test func webRoutesCarryTheURLAsGiven() throws {
+        let m = try Fixtures.compile([
+            #"{"name": "news", "pattern": "/news/:slug", "destination": "Article", "presentation": "web"}"#,
+            #"{"name": "bound", "pattern": "/go/:url", "destination": "Web", "presentation": "web"}"#,
+        ])
+        let r = m.resolve("https://artsy.net/news/x?url=evil")
+        #expect(r.paramKeys == ["slug", "url"])
+        #expect(r.paramsText["url"] == #""https://artsy.net/news/x?url=evil""#)
+        #expect(m.resolve("/go/here").paramsText["url"] == #""here""#)
+        #expect(m.resolve("/nothing?url=evil").paramsText == ["url": #""/nothing?url=evil""#])
+    }
+
+    @Test func externalAndRejectedResultsHaveTheirShapes() {
+        let ext = spec.resolve("https://evil.com/artwork/x")
+        #expect(ext.status == .external)
+        #expect(String(decoding: spec.resultJSON(ext), as: UTF8.self).hasPrefix(#"{"url":"https://evil.com/artwork/x","status":"external","presentation":{"style":"external"},"manifest":"#))
+        let rej = spec.resolve("https://artsy.net@evil.com/")
+        #expect(rej.status == .rejected)
+        #expect(String(decoding: spec.resultJSON(rej), as: UTF8.self).hasPrefix(#"{"url":"https://artsy.net@evil.com/","status":"rejected","reason":"userinfo in URL","manifest":"#))
+    }
+
+    @Test func hostRestrictedRoutesBeatOthersOnlyOnTheirHost() {
+        #expect(spec.resolve("https://live.artsy.net/artwork/x").route?.name == "live-auction")
+        #expect(spec.resolve("https://artsy.net/anything").status == .fallback)
+        #expect(spec.resolve("artsy://anything").status == .fallback)
+    }
+
+    @Test func redirectsResolveAgainWithQueryAndFragment() {
+        let r = spec.resolve("/works/soup?ref=x#f", explain: true)
+        #expect(r.route?.name == "artwork")
+        #expect(r.paramsText == ["id": #""soup""#, "ref": #""x""#])
+        #expect(r.fragment == "f")
+        #expect(r.explanation?.steps.map(\.outcome) == ["redirected", "matched"])
+    }
+
+    @Test func redirectValuesAreDataNotPaths() throws {
+        let m = try Fixtures.compile([
+            #"{"name": "old", "pattern": "/old/:id", "redirect": "/new/:id"}"#,
+            #"{"name": "new", "pattern": "/new/:id", "destination": "New"}"#,
+        ])
+        #expect(m.resolve("/old/..%2F..").paramsText["id"] == #""../..""#)
+    }
+
+    @Test func caseSensitiveLiteralsWhenAsked() throws {
+        let m = try Fixtures.compile([#"{"name": "a", "pattern": "/About", "destination": "A"}"#], extra: #""caseSensitive": true"#)
+        #expect(m.resolve("/About").status == .matched)
+        #expect(m.resolve("/about").status == .fallback)
+        let n = try Fixtures.compile([#"{"name": "a", "pattern": "/About", "destination": "A"}"#])
+        #expect(n.resolve("/aBOUT").status == .matched)
+    }
+
+    @Test func queryDeclaredParamsAreTypedRequiredAndDefaulted() throws {
+        let m = try Fixtures.compile([
+            #"{"name": "results", "pattern": "/search", "destination": "Results", "priority": 1, "params": {"q": {"required": true}, "page": {"type": "int", "default": 1}}}"#,
+            #"{"name": "search", "pattern": "/search", "destination": "Search"}"#,
+        ])
+        let r = m.resolve("/search?page=2&q=warhol")
+        #expect(r.route?.name == "results")
+        #expect(r.paramKeys == ["q", "page"])
+        #expect(r.paramsText == ["q": #""warhol""#, "page": "2"])
+        #expect(m.resolve("/search?q=x").paramsText["page"] == "1")
+        #expect(m.resolve("/search").route?.name == "search")
+        #expect(m.resolve("/search?q=x&page=two").route?.name == "search")
+    }
+
+    @Test func wildcardValuesAreJoinedAndEmptyWhenNothingMatched() throws {
+        let m = try Fixtures.compile([#"{"name": "help", "pattern": "/help/*rest", "destination": "Help"}"#])
+        #expect(m.resolve("/help/a/b%2Fc").paramsText["rest"] == #""a/b/c""#)
+        #expect(m.resolve("/help").paramsText["rest"] == #""""#)
+    }
+
+    @Test func tooManyRedirectsAtRunTimeFallBack() throws {
+        // A chain of 9 redirects is not a cycle but exceeds the hop limit.
+        var routes: [String] = []
+        for i in 0..<9 { routes.append(#"{"name": "r\#(i)", "pattern": "/r\#(i)/:id", "redirect": "/r\#(i + 1)/:id"}"#) }
+        routes.append(#"{"name": "end", "pattern": "/r9/:id", "destination": "End"}"#)
+        let m = try Fixtures.compile(routes)
+        #expect(m.resolve("/r1/x").destination == "End")
+        #expect(m.resolve("/r0/x").status == .fallback)
+    }
+
+    @Test func explainListsCandidatesInOrderWithReasons() throws {
+        let m = try Fixtures.compile([
+            #"{"name": "int", "pattern": "/c/:id", "destination": "I", "params": {"id": {"type": "int"}}}"#,
+            #"{"name": "uuid", "pattern": "/c/:id", "destination": "U", "params": {"id": {"type": "uuid"}}}"#,
+            #"{"name": "str", "pattern": "/c/:slug", "destination": "S"}"#,
+        ])
+        let r = m.resolve("/c/hello", explain: true)
+        #expect(r.route?.name == "str")
+        let steps = try #require(r.explanation?.steps)
+        #expect(steps.map(\.route) == ["int", "uuid", "str"])
+        #expect(steps.map(\.detail) == ["param id: not an int", "param id: not a uuid", nil])
+        let json = String(decoding: m.resultJSON(r), as: UTF8.self)
+        #expect(json.contains(#""explain":{"host":null,"path":"/c/hello","segments":["c","hello"],"tried":[{"route":"int""#))
+    }
+}

@@ -1,0 +1,88 @@
+import Testing
+@testable import Switchboard
+
+struct JSONTests {
+    @Test func parsesAndWritesRoundTrip() throws {
+        let text = #"{"a":[1,-2,3.5,true,false,null],"b":"x\"y\\z\n\u0001é😀","c":{}}"#
+        let value = try JSONParser.parse(text)
+        #expect(String(decoding: value.serialized(), as: UTF8.self) == #"{"a":[1,-2,3.5,true,false,null],"b":"x\"y\\z\n\u0001é😀","c":{}}"#)
+        #expect(try JSONParser.parse(#""\ud83d\ude00""#) == .string("😀"))
+    }
+
+    @Test func escapesWhatJSONAndJavaScriptNeed() {
+        var w = JSONWriter()
+        w.string("\"\\\u{0}\u{1F}\u{7F}\u{2028}\u{2029}\u{2030}")
+        #expect(String(decoding: w.bytes, as: UTF8.self) == "\"\\\"\\\\\\u0000\\u001f\u{7F}\\u2028\\u2029\u{2030}\"")
+        var n = JSONWriter()
+        n.integer(Int64.min)
+        n.byte(UInt8(ascii: " "))
+        n.integer(0)
+        #expect(String(decoding: n.bytes, as: UTF8.self) == "-9223372036854775808 0")
+    }
+
+    @Test(arguments: [
+        ("", 0), ("{", 1), ("[1,]", 3), (#"{"a":1,"a":2}"#, 7), ("01", 1), ("[1 2]", 3), ("\"\u{1}\"", 1),
+        (#""\ud800""#, 7), ("tru", 0), ("1e", 2), ("{} x", 3), (#"{"a" 1}"#, 5),
+    ] as [(String, Int)])
+    func reportsTheByteOffsetOfSyntaxErrors(_ text: String, _ offset: Int) {
+        #expect(throws: JSONParser.Error.self) { try JSONParser.parse(text) }
+        do { _ = try JSONParser.parse(text) } catch { #expect(error.offset == offset, "\(text): \(error)") }
+    }
+
+    @Test func refusesDeepNestingWithoutOverflowingTheStack() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONParser.Error.self) { try JSONParser.parse(deep) }
+        let ok = String(repeating: "[", count: JSONParser.maxDepth) + String(repeating: "]", count: JSONParser.maxDepth)
+        #expect(throws: Never.self) { try JSONParser.parse(ok) }
+    }
+
+    @Test func refusesInvalidUTF8() {
+        #expect(throws: JSONParser.Error.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+    }
+}
+
+struct SHA256Tests {
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+    ])
+    func matchesTheNISTVectors(_ input: String, _ digest: String) {
+        #expect(SHA256.hex(Array(input.utf8)) == digest)
+    }
+
+    @Test func hashesAMillionAs() {
+        #expect(SHA256.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+}
+
+struct VersionTests {
+    @Test func comparesBySemverPrecedence() throws {
+        let order = ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.0.1", "1.10", "2"]
+        let versions = try order.map { try #require(SemanticVersion($0)) }
+        for (a, b) in zip(versions, versions.dropFirst()) { #expect(a < b, "\(a) < \(b)") }
+        #expect(SemanticVersion("7.2") == SemanticVersion("7.2.0+build.5"))
+        #expect(SemanticVersion("7.x") == nil)
+        #expect(SemanticVersion("") == nil)
+        #expect(SemanticVersion("1.2.3.4") == nil)
+    }
+
+    @Test func rangesHoldWhenEveryComparatorDoes() throws {
+        let range = try #require(VersionRange(parsing: ">=7.2.0 <8.0.0"))
+        #expect(range.contains(SemanticVersion("7.2")!))
+        #expect(!range.contains(SemanticVersion("8.0.0")!))
+        #expect(range.contains(SemanticVersion("8.0.0-beta")!))
+        #expect(VersionRange(parsing: ">=8 <7")!.isEmpty)
+        #expect(VersionRange(parsing: ">7 <=7")!.isEmpty)
+        #expect(!VersionRange(parsing: ">=7 <=7")!.isEmpty)
+        #expect(VersionRange(parsing: "~7") == nil)
+    }
+
+    @Test func parsesRFC3339() {
+        #expect(RFC3339.epochSeconds("1970-01-01T00:00:00Z") == 0)
+        #expect(RFC3339.epochSeconds("2026-11-20T10:00:00Z") == 1_795_168_800)
+        #expect(RFC3339.epochSeconds("2026-11-20T11:00:00.250+01:00") == 1_795_168_800)
+        #expect(RFC3339.epochSeconds("2026-02-30T10:00:00Z") == nil)
+        #expect(RFC3339.epochSeconds("2026-11-20 10:00:00") == nil)
+    }
+}
