@@ -1,0 +1,111 @@
+// Resolution and load benchmark: `swift run -c release switchboard-bench [--quick]`.
+//
+// For generated manifests of 100, 1,000 and 10,000 routes of realistic shapes it
+// prints the median ns per full resolution (classify + normalize + match + params +
+// result JSON bytes) over a mix of hits, typed misses and fallbacks, the median
+// manifest load + validate time, and the process's peak RSS so far.
+import Foundation
+import Switchboard
+
+let quick = CommandLine.arguments.contains("--quick")
+
+/// A manifest of `count` routes in sections of ten shapes, like a large app's table.
+func manifestJSON(routes count: Int) -> [UInt8] {
+    var routes: [String] = []
+    let tabs = #"{"type": "enum", "values": ["overview", "works", "shows", "about"]}"#
+    var k = 0
+    while routes.count < count {
+        let s = "section\(k)"
+        let shapes = [
+            #"{"name": "\#(s)-index", "pattern": "/\#(s)", "destination": "Index\#(k)", "presentation": {"style": "tab", "tab": "t\#(k % 5)"}}"#,
+            #"{"name": "\#(s)-item", "pattern": "/\#(s)/:id", "destination": "Item\#(k)", "params": {"id": {"type": "slug"}}}"#,
+            #"{"name": "\#(s)-page", "pattern": "/\#(s)/:name(/:tab)", "destination": "Page\#(k)", "params": {"tab": \#(tabs)}}"#,
+            #"{"name": "\#(s)-numbered", "pattern": "/\#(s)/n/:n", "destination": "Numbered\#(k)", "params": {"n": {"type": "int"}}}"#,
+            #"{"name": "\#(s)-order", "pattern": "/\#(s)/orders/:uuid", "destination": "Order\#(k)", "presentation": {"style": "modal", "modalStyle": "formSheet"}, "params": {"uuid": {"type": "uuid"}}}"#,
+            #"{"name": "\#(s)-nested", "pattern": "/\#(s)/:id/comments/:cid", "destination": "Comment\#(k)", "params": {"cid": {"type": "int"}}, "since": "6.0.0"}"#,
+            #"{"name": "\#(s)-search", "pattern": "/\#(s)/search", "destination": "Search\#(k)", "params": {"q": {"required": true}, "page": {"type": "int", "default": 1}}}"#,
+            #"{"name": "\#(s)-web", "pattern": "/\#(s)/help/*rest", "destination": "Help\#(k)", "presentation": "web"}"#,
+            #"{"name": "\#(s)-legacy", "pattern": "/legacy-\#(s)/:id", "redirect": "/\#(s)/:id"}"#,
+            #"{"name": "\#(s)-variant", "pattern": "/\#(s)/feature/:slug", "destination": "Feature\#(k)", "variants": [{"when": {"idiom": "tablet"}, "presentation": "modal"}], "inject": {"source": "bench", "copy": {"param": "slug"}}}"#,
+        ]
+        for shape in shapes where routes.count < count { routes.append(shape) }
+        k += 1
+    }
+    let doc = """
+    {"version": 1, "updatedAt": "2026-11-20T10:00:00Z", "hosts": ["example.com", "m.example.com"], "schemes": ["example"],
+     "routes": [\(routes.joined(separator: ",\n"))]}
+    """
+    return Array(doc.utf8)
+}
+
+/// A mix of URLs over the whole table: hits, typed misses that fall through, fallbacks.
+func urlMix(routes count: Int) -> [String] {
+    let sections = max(1, count / 10)
+    var urls: [String] = []
+    var rng = SystemRandomNumberGenerator()
+    for i in 0..<1000 {
+        let s = "section\(Int.random(in: 0..<sections, using: &rng))"
+        switch i % 10 {
+        case 0: urls.append("https://www.example.com/\(s)/andy-warhol-\(i)?ref=home#top")
+        case 1: urls.append("example://\(s)/about/works")
+        case 2: urls.append("/\(s)/n/\(i)")
+        case 3: urls.append("/\(s)/n/not-a-number")           // typed miss: falls to /:name(/:tab)
+        case 4: urls.append("/\(s)/orders/123e4567-E89B-12d3-a456-426614174000")
+        case 5: urls.append("https://example.com/\(s)/search?q=warhol&page=2")
+        case 6: urls.append("/legacy-\(s)/x\(i)")
+        case 7: urls.append("/unknown/path/\(i)")              // fallback
+        case 8: urls.append("/\(s)/x%2Fy/bogus-tab")           // typed miss to fallback
+        default: urls.append("https://example.com/\(s)/help/a/b/c")
+        }
+    }
+    return urls
+}
+
+func peakRSSKiB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+    return -1
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
+
+let clock = ContinuousClock()
+func nanoseconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9
+}
+
+print("routes   load+validate   ns/resolve (median)   bytes/result   peak RSS")
+var figures: [Int: Double] = [:]
+for count in [100, 1_000, 10_000] {
+    let json = manifestJSON(routes: count)
+    var loads: [Double] = []
+    var compiled: CompiledManifest? = nil
+    for _ in 0..<(quick ? 2 : 5) {
+        let start = clock.now
+        compiled = try CompiledManifest(json: json)
+        loads.append(nanoseconds(clock.now - start) / 1e6)
+    }
+    let manifest = compiled!
+    let urls = urlMix(routes: count).map { Array($0.utf8) }
+    var sink = 0
+    // Warm up, then time rounds over the whole mix.
+    for url in urls { sink &+= manifest.resultJSON(manifest.resolve(bytes: url)).count }
+    var rounds: [Double] = []
+    for _ in 0..<(quick ? 20 : 100) {
+        let start = clock.now
+        for url in urls { sink &+= manifest.resultJSON(manifest.resolve(bytes: url)).count }
+        rounds.append(nanoseconds(clock.now - start) / Double(urls.count))
+    }
+    let perResolve = median(rounds)
+    figures[count] = perResolve
+    let bytesPerResult = urls.reduce(0) { $0 + manifest.resultJSON(manifest.resolve(bytes: $1)).count } / urls.count
+    print(String(format: "%6d   %10.1f ms   %15.0f ns   %12d   %6.1f MiB", count, median(loads), perResolve, bytesPerResult,
+                 Double(peakRSSKiB()) / 1024))
+    if sink == 42 { print("") }
+}
+print(String(format: "10,000-route median / 100-route median: %.2fx", figures[10_000]! / figures[100]!))
