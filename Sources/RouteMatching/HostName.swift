@@ -79,7 +79,7 @@ public enum HostName {
     /// A small IDNA ToASCII: fullwidth forms and ideographic full stops mapped, lowercased,
     /// each non-ASCII label Punycode-encoded with `xn--`.
     private static func toASCII(_ raw: [UInt8]) -> [UInt8]? {
-        guard let text = String(validating: raw, as: UTF8.self) else { return nil }
+        guard let text = UTF8Validation.string(raw[...]) else { return nil }
         var mapped = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {

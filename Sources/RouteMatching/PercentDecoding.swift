@@ -21,7 +21,7 @@ package enum PercentDecoding {
             break
         }
         if !needsWork {
-            return String(validating: bytes[range], as: UTF8.self)
+            return UTF8Validation.string(bytes[range])
         }
         var out = [UInt8]()
         out.reserveCapacity(range.count)
@@ -39,7 +39,7 @@ package enum PercentDecoding {
                 i += 1
             }
         }
-        return String(validating: out, as: UTF8.self)
+        return UTF8Validation.string(out[...])
     }
 
     /// Whether every `%` in `bytes` starts a `%XX` escape.

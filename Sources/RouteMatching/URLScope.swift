@@ -93,7 +93,7 @@ public struct URLScope: Sendable {
             i += 1
         }
         if nonASCII {
-            guard let text = String(validating: input, as: UTF8.self) else { return .invalidUTF8 }
+            guard let text = UTF8Validation.string(input[...]) else { return .invalidUTF8 }
             for scalar in text.unicodeScalars where !scalar.isASCII {
                 if (0x80...0x9F).contains(scalar.value) { return .controlCharacter }
                 if scalar.properties.isWhitespace || scalar.value == 0xFEFF || scalar.value == 0x200B { return .whitespace }

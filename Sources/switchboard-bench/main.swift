@@ -8,6 +8,10 @@ import Foundation
 import Switchboard
 
 let quick = CommandLine.arguments.contains("--quick")
+/// `--routes N`: only that size (for profiling one table).
+let onlySize = CommandLine.arguments.firstIndex(of: "--routes").flatMap { i in
+    i + 1 < CommandLine.arguments.count ? Int(CommandLine.arguments[i + 1]) : nil
+}
 
 /// A manifest of `count` routes in sections of ten shapes, like a large app's table.
 func manifestJSON(routes count: Int) -> [UInt8] {
@@ -81,7 +85,7 @@ func nanoseconds(_ d: Duration) -> Double {
 
 print("routes   load+validate   ns/resolve (median)   bytes/result   peak RSS")
 var figures: [Int: Double] = [:]
-for count in [100, 1_000, 10_000] {
+for count in onlySize.map({ [$0] }) ?? [100, 1_000, 10_000] {
     let json = manifestJSON(routes: count)
     var loads: [Double] = []
     var compiled: CompiledManifest? = nil
@@ -96,7 +100,7 @@ for count in [100, 1_000, 10_000] {
     // Warm up, then time rounds over the whole mix.
     for url in urls { sink &+= manifest.resultJSON(manifest.resolve(bytes: url)).count }
     var rounds: [Double] = []
-    for _ in 0..<(quick ? 20 : 100) {
+    for _ in 0..<(onlySize != nil ? (Int(ProcessInfo.processInfo.environment["BENCH_ROUNDS"] ?? "") ?? 1000) : quick ? 20 : 100) {
         let start = clock.now
         for url in urls { sink &+= manifest.resultJSON(manifest.resolve(bytes: url)).count }
         rounds.append(nanoseconds(clock.now - start) / Double(urls.count))
@@ -108,4 +112,6 @@ for count in [100, 1_000, 10_000] {
                  Double(peakRSSKiB()) / 1024))
     if sink == 42 { print("") }
 }
-print(String(format: "10,000-route median / 100-route median: %.2fx", figures[10_000]! / figures[100]!))
+if let large = figures[10_000], let small = figures[100] {
+    print(String(format: "10,000-route median / 100-route median: %.2fx", large / small))
+}

@@ -20,6 +20,8 @@ public struct CompiledManifest: Sendable {
     public let canonicalBytes: [UInt8]
     /// `"sha256-<64 hex>"`, quotes included, as sent in `ETag`.
     public let etag: String
+    /// `,"manifest":{"version":N,"etag":"…"}`: the same tail on every result.
+    let manifestSuffix: [UInt8]
     /// Problems that do not stop the manifest from serving (unknown fields, ...).
     public let warnings: [ManifestDiagnostic]
 
@@ -53,6 +55,13 @@ public struct CompiledManifest: Sendable {
         self.canonicalBytes = manifest.canonicalBytes
         self.etag = "\"sha256-\(SHA256.hex(canonicalBytes))\""
         self.warnings = diagnostics
+        var suffix = JSONWriter(capacity: 128)
+        suffix.raw(",\"manifest\":{\"version\":")
+        suffix.integer(manifest.version)
+        suffix.raw(",\"etag\":")
+        suffix.string(etag)
+        suffix.byte(UInt8(ascii: "}"))
+        self.manifestSuffix = suffix.bytes
     }
 
     /// Orders pointers by their tokens, numbers numerically (`/routes/2` before `/routes/10`).
@@ -94,9 +103,9 @@ public struct CompiledManifest: Sendable {
         }
     }
 
-    /// The tries to search for a URL on `host`, most specific tier first.
-    func tiers(for host: String?) -> [RouteTrie] {
-        if let host, let restricted = byHost[host] { return [restricted, general] }
-        return [general]
+    /// The routes restricted to `host`, searched before ``general``.
+    func restrictedTrie(for host: String?) -> RouteTrie? {
+        guard let host, !byHost.isEmpty else { return nil }
+        return byHost[host]
     }
 }

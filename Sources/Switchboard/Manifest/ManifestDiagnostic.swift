@@ -46,6 +46,7 @@ struct JSONPointer: Sendable, CustomStringConvertible {
 
 extension String {
     fileprivate func replacingTilde() -> String {
+        if !utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) { return self }
         var out = ""
         for ch in self {
             switch ch {

@@ -1,7 +1,11 @@
 import RouteMatching
 
 /// One route of the manifest, decoded and checked.
-public struct Route: Sendable {
+///
+/// A `final class` of constants rather than a struct: a resolution reads many of its
+/// fields, and one shared reference costs one retain where a struct of fifteen
+/// reference-counted fields would cost fifteen.
+public final class Route: Sendable {
     /// The route's position in the manifest's `routes` array.
     public let index: Int
     public let name: String
@@ -27,6 +31,30 @@ public struct Route: Sendable {
     public let priority: Int
     public let universalLink: Bool
     public let redirect: RoutePattern?
+
+    init(index: Int, name: String, patterns: [RoutePattern], patternsAsList: Bool, hosts: [String]?, hostsAsWritten: [String]?,
+         destination: String?, presentation: Presentation, params: [ParamDeclaration], inject: [(key: String, value: InjectedValue)],
+         variants: [Variant], since: SemanticVersion?, until: SemanticVersion?, sinceText: String?, untilText: String?,
+         priority: Int, universalLink: Bool, redirect: RoutePattern?) {
+        self.index = index
+        self.name = name
+        self.patterns = patterns
+        self.patternsAsList = patternsAsList
+        self.hosts = hosts
+        self.hostsAsWritten = hostsAsWritten
+        self.destination = destination
+        self.presentation = presentation
+        self.params = params
+        self.inject = inject
+        self.variants = variants
+        self.since = since
+        self.until = until
+        self.sinceText = sinceText
+        self.untilText = untilText
+        self.priority = priority
+        self.universalLink = universalLink
+        self.redirect = redirect
+    }
 
     /// The declaration of `name`, if any.
     public func declaration(_ name: String) -> ParamDeclaration? {

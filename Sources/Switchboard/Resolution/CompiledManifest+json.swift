@@ -11,7 +11,7 @@ extension CompiledManifest {
         w.raw("{\"url\":")
         w.string(r.url)
         w.raw(",\"status\":\"")
-        w.raw(Self.statusNames[r.status]!)
+        w.raw(Self.name(of: r.status))
         w.byte(UInt8(ascii: "\""))
         if let reason = r.reason {
             w.raw(",\"reason\":")
@@ -34,7 +34,7 @@ extension CompiledManifest {
         }
         if let presentation = r.presentation {
             w.raw(",\"presentation\":{\"style\":\"")
-            w.raw(Self.styleNames[presentation.style]!)
+            w.raw(Self.name(of: presentation.style))
             w.byte(UInt8(ascii: "\""))
             for option in presentation.options {
                 w.byte(UInt8(ascii: ","))
@@ -48,11 +48,7 @@ extension CompiledManifest {
             w.raw(",\"fragment\":")
             w.string(fragment)
         }
-        w.raw(",\"manifest\":{\"version\":")
-        w.integer(manifest.version)
-        w.raw(",\"etag\":")
-        w.string(etag)
-        w.byte(UInt8(ascii: "}"))
+        w.bytes.append(contentsOf: manifestSuffix)
         if let e = r.explanation {
             w.raw(",\"explain\":")
             w.write(e.json)
@@ -60,12 +56,26 @@ extension CompiledManifest {
         w.byte(UInt8(ascii: "}"))
     }
 
-    private static let statusNames: [Resolution.Status: StaticString] = [
-        .matched: "matched", .fallback: "fallback", .external: "external", .rejected: "rejected",
-    ]
-    private static let styleNames: [Presentation.Style: StaticString] = [
-        .push: "push", .modal: "modal", .sheet: "sheet", .replace: "replace", .tab: "tab", .web: "web", .external: "external",
-    ]
+    private static func name(of status: Resolution.Status) -> StaticString {
+        switch status {
+        case .matched: return "matched"
+        case .fallback: return "fallback"
+        case .external: return "external"
+        case .rejected: return "rejected"
+        }
+    }
+
+    private static func name(of style: Presentation.Style) -> StaticString {
+        switch style {
+        case .push: return "push"
+        case .modal: return "modal"
+        case .sheet: return "sheet"
+        case .replace: return "replace"
+        case .tab: return "tab"
+        case .web: return "web"
+        case .external: return "external"
+        }
+    }
 }
 
 extension Explanation {

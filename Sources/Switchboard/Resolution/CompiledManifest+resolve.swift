@@ -35,7 +35,8 @@ extension CompiledManifest {
         while true {
             var found: (trie: RouteTrie, candidate: Int)? = nil
             let path = explain ? InternalURL(host: url.host, segments: segments).path : ""
-            for trie in tiers(for: url.host) {
+            let restricted = restrictedTrie(for: url.host)
+            for trie in restricted.map({ [$0, general] }) ?? [general] {
                 let hit = trie.match(segments, pruning: !explain) { index, failure in
                     let candidate = trie.candidates[index]
                     let refusal = refusal(candidate, failure, url.query, context)

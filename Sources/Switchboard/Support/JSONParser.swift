@@ -185,7 +185,7 @@ public struct JSONParser {
         }
         if simple {
             guard index < bytes.count else { throw error("unterminated string") }
-            guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
+            guard let text = UTF8Validation.string(bytes[start..<index]) else {
                 throw Error(offset: start, message: "string is not valid UTF-8")
             }
             index += 1
@@ -231,7 +231,7 @@ public struct JSONParser {
                 throw error("invalid escape")
             }
         }
-        guard let text = String(validating: out, as: UTF8.self) else {
+        guard let text = UTF8Validation.string(out[...]) else {
             throw Error(offset: start, message: "string is not valid UTF-8")
         }
         return text

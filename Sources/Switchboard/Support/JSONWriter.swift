@@ -41,9 +41,30 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// Whether a byte needs escaping or a closer look (0xE2 may start U+2028/U+2029).
+    @inline(__always)
+    private static func isSpecial(_ b: UInt8) -> Bool {
+        b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0xE2
+    }
+
+    /// Whether any byte of `text` needs escaping: a bounds-checked scan over the
+    /// string's contiguous UTF-8 (`Span`), much faster than the generic UTF8View walk.
+    @inline(__always)
+    static func needsEscaping(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        let span = utf8.span
+        for i in span.indices where isSpecial(span[i]) { return true }
+        return false
+    }
+
     /// Writes `text` as a JSON string with its quotes.
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        if !Self.needsEscaping(text) {
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         var utf8 = text.utf8.makeIterator()
         while let b = utf8.next() {
             switch b {
