@@ -10,43 +10,42 @@ extension RouteTrie {
         pruning: Bool = true,
         accept: (Int, TypeFailure?) -> Bool
     ) -> Int? {
-        var keys: [String]? = nil
+        var keys = segments
         if !caseSensitive {
-            for (k, s) in segments.enumerated() where Self.needsLowercasing(s) {
-                if keys == nil { keys = segments }
-                keys![k] = s.lowercased()
-            }
+            for k in segments.indices where Self.needsLowercasing(segments[k]) { keys[k] = segments[k].lowercased() }
         }
-        return search(node: 0, depth: 0, segments: segments, keys: keys ?? segments, pruning: pruning, accept: accept)
+        return search(node: 0, depth: 0, segments: segments, keys: keys, pruning: pruning, accept: accept)
     }
 
     private func search(
-        node index: Int, depth: Int, segments: [String], keys: [String], pruning: Bool,
+        node: Int, depth: Int, segments: [String], keys: [String], pruning: Bool,
         accept: (Int, TypeFailure?) -> Bool
     ) -> Int? {
-        let node = nodes[index]
         if depth == segments.count {
-            if let found = offer(node.terminals, segments, accept) { return found }
-            return offer(node.wildcards, segments, accept)
+            if let found = offer(terminals(node), segments, accept) { return found }
+            return offer(wildcards(node), segments, accept)
         }
-        if let next = node.literals[keys[depth]],
-           let found = search(node: next, depth: depth + 1, segments: segments, keys: keys, pruning: pruning, accept: accept) {
+        let literal = literalChild(node, keys[depth])
+        if literal >= 0, let found = search(node: literal, depth: depth + 1, segments: segments, keys: keys, pruning: pruning, accept: accept) {
             return found
         }
-        if node.typed >= 0, !pruning || node.typedTypes.contains(where: { $0.accepts(segments[depth]) }),
-           let found = search(node: node.typed, depth: depth + 1, segments: segments, keys: keys, pruning: pruning, accept: accept) {
+        let typed = Int(typedChild[node])
+        if typed >= 0, !pruning || typedTypes[node].contains(where: { $0.accepts(segments[depth]) }),
+           let found = search(node: typed, depth: depth + 1, segments: segments, keys: keys, pruning: pruning, accept: accept) {
             return found
         }
-        if node.string >= 0,
-           let found = search(node: node.string, depth: depth + 1, segments: segments, keys: keys, pruning: pruning, accept: accept) {
+        let string = Int(stringChild[node])
+        if string >= 0, let found = search(node: string, depth: depth + 1, segments: segments, keys: keys, pruning: pruning, accept: accept) {
             return found
         }
-        return offer(node.wildcards, segments, accept)
+        return offer(wildcards(node), segments, accept)
     }
 
-    private func offer(_ list: [Int], _ segments: [String], _ accept: (Int, TypeFailure?) -> Bool) -> Int? {
-        for candidate in list where accept(candidate, typeFailure(candidates[candidate], segments)) {
-            return candidate
+    @inline(__always)
+    private func offer(_ list: ArraySlice<Int32>, _ segments: [String], _ accept: (Int, TypeFailure?) -> Bool) -> Int? {
+        for c in list {
+            let candidate = Int(c)
+            if accept(candidate, typeFailure(candidates[candidate], segments)) { return candidate }
         }
         return nil
     }
@@ -68,6 +67,11 @@ extension RouteTrie {
     }
 
     @inline(__always) static func needsLowercasing(_ s: String) -> Bool {
-        s.utf8.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }
+        let span = s.utf8.span
+        for i in span.indices {
+            let b = span[i]
+            if (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) || b >= 0x80 { return true }
+        }
+        return false
     }
 }

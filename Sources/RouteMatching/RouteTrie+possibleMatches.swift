@@ -9,37 +9,36 @@ extension RouteTrie {
     }
 
     private func walk(_ index: Int, _ rest: ArraySlice<PatternSegment>, certain: Bool, _ out: inout [(Int, Bool)]) {
-        let node = nodes[index]
         guard let segment = rest.first else {
-            for c in node.terminals { out.append((c, certain && typeFailureIsImpossible(c))) }
-            for c in node.wildcards { out.append((c, certain && typeFailureIsImpossible(c))) }
+            for c in terminals(index) + wildcards(index) { out.append((Int(c), certain && typeFailureIsImpossible(Int(c)))) }
             return
         }
+        let typed = Int(typedChild[index]), string = Int(stringChild[index])
         let tail = rest.dropFirst()
         switch segment {
         case .literal(let text):
             let key = caseSensitive ? text : text.lowercased()
-            if let next = node.literals[key] { walk(next, tail, certain: certain, &out) }
-            if node.typed >= 0, node.typedTypes.contains(where: { $0.accepts(text) }) { walk(node.typed, tail, certain: false, &out) }
-            if node.string >= 0 { walk(node.string, tail, certain: certain, &out) }
+            let next = literalChild(index, key)
+            if next >= 0 { walk(next, tail, certain: certain, &out) }
+            if typed >= 0, typedTypes[index].contains(where: { $0.accepts(text) }) { walk(typed, tail, certain: false, &out) }
+            if string >= 0 { walk(string, tail, certain: certain, &out) }
         case .param:
-            for next in node.literals.values.sorted() { walk(next, tail, certain: false, &out) }
-            if node.typed >= 0 { walk(node.typed, tail, certain: false, &out) }
-            if node.string >= 0 { walk(node.string, tail, certain: certain, &out) }
+            for edge in literalEdges(index) { walk(edge.child, tail, certain: false, &out) }
+            if typed >= 0 { walk(typed, tail, certain: false, &out) }
+            if string >= 0 { walk(string, tail, certain: certain, &out) }
         case .wildcard:
             // Zero or more segments of unknown value: anything below may match.
             collect(index, &out)
             return
         }
-        for c in node.wildcards { out.append((c, false)) }
+        for c in wildcards(index) { out.append((Int(c), false)) }
     }
 
     private func collect(_ index: Int, _ out: inout [(Int, Bool)]) {
-        let node = nodes[index]
-        for c in node.terminals + node.wildcards { out.append((c, false)) }
-        for next in node.literals.values.sorted() { collect(next, &out) }
-        if node.typed >= 0 { collect(node.typed, &out) }
-        if node.string >= 0 { collect(node.string, &out) }
+        for c in terminals(index) + wildcards(index) { out.append((Int(c), false)) }
+        for edge in literalEdges(index) { collect(edge.child, &out) }
+        if typedChild[index] >= 0 { collect(Int(typedChild[index]), &out) }
+        if stringChild[index] >= 0 { collect(Int(stringChild[index]), &out) }
     }
 
     private func typeFailureIsImpossible(_ candidate: Int) -> Bool {

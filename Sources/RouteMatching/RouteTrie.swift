@@ -6,23 +6,15 @@
 /// candidate accepted is the most specific one. Candidates of the same shape share a
 /// node and are tried by priority.
 ///
+/// The product is flat: per-node arrays, one open-addressing table for every literal
+/// edge (keyed by parent node and text, FNV-1a hashed), and candidate lists as ranges
+/// of one array, so a lookup copies nothing and hashes with no `Hasher` setup.
+///
 /// ```swift
 /// let trie = RouteTrie(candidates: candidates, caseSensitive: false)
 /// trie.match(["artist", "banksy"]) { candidate, failure in failure == nil }
 /// ```
 public struct RouteTrie: Sendable {
-    struct Node: Sendable {
-        var literals: [String: Int] = [:]
-        var typed = -1
-        /// Distinct param types at the typed child, to skip it when none accepts.
-        var typedTypes: [ParamType] = []
-        var string = -1
-        /// Candidates ending here, in priority order.
-        var terminals: [Int] = []
-        /// Candidates whose wildcard starts here, in priority order.
-        var wildcards: [Int] = []
-    }
-
     /// A param that failed its type, reported with a refused candidate.
     public struct TypeFailure: Sendable, Equatable {
         public let param: String
@@ -31,11 +23,136 @@ public struct RouteTrie: Sendable {
 
     public let candidates: [RouteCandidate]
     public let caseSensitive: Bool
-    let nodes: [Node]
+
+    // Per node.
+    let typedChild: [Int32]
+    let stringChild: [Int32]
+    /// Distinct param types at the typed child, to skip it when none accepts.
+    let typedTypes: [[ParamType]]
+    /// Candidates ending at a node / whose wildcard starts there: ranges of `lists`.
+    let terminalRanges: [Range<Int32>]
+    let wildcardRanges: [Range<Int32>]
+    let lists: [Int32]
+
+    // Literal edges.
+    let edgeParent: [Int32]
+    let edgeKey: [String]
+    let edgeChild: [Int32]
+    let slots: [Int32]
+    let slotMask: Int
 
     public init(candidates: [RouteCandidate], caseSensitive: Bool) {
+        var builder = Builder()
+        for (index, candidate) in candidates.enumerated() { builder.insert(candidate, at: index) }
+        let order: (Int, Int) -> Bool = { candidates[$0].precedes(candidates[$1]) }
+        var lists: [Int32] = []
+        var terminalRanges: [Range<Int32>] = [], wildcardRanges: [Range<Int32>] = []
+        for node in builder.nodes {
+            let start = Int32(lists.count)
+            lists += node.terminals.sorted(by: order).map { Int32($0) }
+            terminalRanges.append(start..<Int32(lists.count))
+            let wildStart = Int32(lists.count)
+            lists += node.wildcards.sorted(by: order).map { Int32($0) }
+            wildcardRanges.append(wildStart..<Int32(lists.count))
+        }
+        var edgeParent: [Int32] = [], edgeKey: [String] = [], edgeChild: [Int32] = []
+        for (parent, node) in builder.nodes.enumerated() {
+            for (key, child) in node.literals.sorted(by: { $0.key < $1.key }) {
+                edgeParent.append(Int32(parent))
+                edgeKey.append(key)
+                edgeChild.append(Int32(child))
+            }
+        }
+        var size = 8
+        while size < edgeKey.count * 2 { size <<= 1 }
+        var slots = [Int32](repeating: -1, count: size)
+        for e in edgeKey.indices {
+            var slot = Self.hash(edgeKey[e], parent: Int(edgeParent[e])) & (size - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
+            slots[slot] = Int32(e)
+        }
+        self.candidates = candidates
+        self.caseSensitive = caseSensitive
+        self.typedChild = builder.nodes.map { Int32($0.typed) }
+        self.stringChild = builder.nodes.map { Int32($0.string) }
+        self.typedTypes = builder.nodes.map(\.typedTypes)
+        self.terminalRanges = terminalRanges
+        self.wildcardRanges = wildcardRanges
+        self.lists = lists
+        self.edgeParent = edgeParent
+        self.edgeKey = edgeKey
+        self.edgeChild = edgeChild
+        self.slots = slots
+        self.slotMask = size - 1
+    }
+
+    /// FNV-1a over the key's UTF-8, seeded with the parent node.
+    @inline(__always)
+    static func hash(_ key: String, parent: Int) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ (UInt64(truncatingIfNeeded: parent) &* 0x9E37_79B9_7F4A_7C15)
+        let span = key.utf8.span
+        for i in span.indices {
+            h ^= UInt64(span[i])
+            h = h &* 0x100_0000_01b3
+        }
+        return Int(truncatingIfNeeded: h ^ (h >> 29))
+    }
+
+    /// The child reached from `node` by the literal `key`, or -1.
+    @inline(__always)
+    func literalChild(_ node: Int, _ key: String) -> Int {
+        var slot = Self.hash(key, parent: node) & slotMask
+        while true {
+            let e = Int(slots[slot])
+            if e < 0 { return -1 }
+            if Int(edgeParent[e]) == node && edgeKey[e] == key { return Int(edgeChild[e]) }
+            slot = (slot + 1) & slotMask
+        }
+    }
+
+    /// The literal edges leaving `node`, as (key, child).
+    func literalEdges(_ node: Int) -> [(key: String, child: Int)] {
+        edgeParent.indices.filter { Int(edgeParent[$0]) == node }.map { (edgeKey[$0], Int(edgeChild[$0])) }
+    }
+
+    func terminals(_ node: Int) -> ArraySlice<Int32> {
+        lists[Int(terminalRanges[node].lowerBound)..<Int(terminalRanges[node].upperBound)]
+    }
+
+    func wildcards(_ node: Int) -> ArraySlice<Int32> {
+        lists[Int(wildcardRanges[node].lowerBound)..<Int(wildcardRanges[node].upperBound)]
+    }
+
+    /// Groups of candidate indices of the same shape (same node), each in priority
+    /// order: where ambiguity and shadowing are looked for.
+    public var shapeGroups: [[Int]] {
+        (terminalRanges + wildcardRanges).filter { $0.count > 1 }.map { range in
+            lists[Int(range.lowerBound)..<Int(range.upperBound)].map { Int($0) }
+        }
+    }
+
+    /// Number of nodes, for diagnostics and benchmarks.
+    public var nodeCount: Int { typedChild.count }
+
+    /// The mutable trie the product is frozen from.
+    struct Builder {
+        struct Node {
+            var literals: [String: Int] = [:]
+            var typed = -1
+            var typedTypes: [ParamType] = []
+            var string = -1
+            var terminals: [Int] = []
+            var wildcards: [Int] = []
+        }
+
         var nodes = [Node()]
-        for (index, candidate) in candidates.enumerated() {
+
+        private mutating func newNode() -> Int {
+            nodes.append(Node())
+            return nodes.count - 1
+        }
+
+        mutating func insert(_ candidate: RouteCandidate, at index: Int) {
             var current = 0
             for matcher in candidate.segments {
                 switch matcher {
@@ -43,42 +160,23 @@ public struct RouteTrie: Sendable {
                     if let next = nodes[current].literals[key] {
                         current = next
                     } else {
-                        nodes.append(Node())
-                        nodes[current].literals[key] = nodes.count - 1
-                        current = nodes.count - 1
+                        let next = newNode()
+                        nodes[current].literals[key] = next
+                        current = next
                     }
-                case .param(_, let type):
-                    if type.isTyped {
-                        if !nodes[current].typedTypes.contains(type) { nodes[current].typedTypes.append(type) }
-                        if nodes[current].typed < 0 { nodes.append(Node()); nodes[current].typed = nodes.count - 1 }
-                        current = nodes[current].typed
-                    } else {
-                        if nodes[current].string < 0 { nodes.append(Node()); nodes[current].string = nodes.count - 1 }
-                        current = nodes[current].string
-                    }
+                case .param(_, let type) where type.isTyped:
+                    if !nodes[current].typedTypes.contains(type) { nodes[current].typedTypes.append(type) }
+                    if nodes[current].typed < 0 { nodes[current].typed = newNode() }
+                    current = nodes[current].typed
+                case .param:
+                    if nodes[current].string < 0 { nodes[current].string = newNode() }
+                    current = nodes[current].string
                 case .wildcard:
                     nodes[current].wildcards.append(index)
-                    current = -1
+                    return
                 }
-                if current < 0 { break }
             }
-            if current >= 0 { nodes[current].terminals.append(index) }
+            nodes[current].terminals.append(index)
         }
-        for k in nodes.indices {
-            nodes[k].terminals.sort { candidates[$0].precedes(candidates[$1]) }
-            nodes[k].wildcards.sort { candidates[$0].precedes(candidates[$1]) }
-        }
-        self.candidates = candidates
-        self.caseSensitive = caseSensitive
-        self.nodes = nodes
     }
-
-    /// Groups of candidate indices of the same shape (same node), each in priority
-    /// order: where ambiguity and shadowing are looked for.
-    public var shapeGroups: [[Int]] {
-        nodes.flatMap { [$0.terminals, $0.wildcards] }.filter { $0.count > 1 }
-    }
-
-    /// Number of nodes, for diagnostics and benchmarks.
-    public var nodeCount: Int { nodes.count }
 }
