@@ -4,7 +4,7 @@
 public enum HostName {
     /// The comparison key of a host and port, e.g. `artsy.net` or `localhost:8080`.
     /// `defaultPorts` are the ports that count as no port (80/443 for http(s)).
-    public static func key(host: [UInt8], port: [UInt8]?, defaultPorts: [Int] = [80, 443]) -> Result<String, URLRejection> {
+    public static func key(host: ArraySlice<UInt8>, port: ArraySlice<UInt8>?, defaultPorts: [Int] = [80, 443]) -> Result<String, URLRejection> {
         let name: String
         switch normalizedName(host) {
         case .success(let n): name = n
@@ -26,14 +26,14 @@ public enum HostName {
         if bytes.first == UInt8(ascii: "[") {
             guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return .failure(.invalidHost) }
             let rest = bytes[(close + 1)...]
-            if rest.isEmpty { return key(host: Array(bytes[...close]), port: nil) }
+            if rest.isEmpty { return key(host: bytes[...close], port: nil) }
             guard rest.first == UInt8(ascii: ":") else { return .failure(.invalidHost) }
-            return key(host: Array(bytes[...close]), port: Array(rest.dropFirst()))
+            return key(host: bytes[...close], port: rest.dropFirst())
         }
         if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
-            return key(host: Array(bytes[..<colon]), port: Array(bytes[(colon + 1)...]))
+            return key(host: bytes[..<colon], port: bytes[(colon + 1)...])
         }
-        return key(host: bytes, port: nil)
+        return key(host: bytes[...], port: nil)
     }
 
     private static func isAllowed(_ b: UInt8) -> Bool {
@@ -47,7 +47,7 @@ public enum HostName {
         }
     }
 
-    static func normalizedName(_ raw: [UInt8]) -> Result<String, URLRejection> {
+    static func normalizedName(_ raw: ArraySlice<UInt8>) -> Result<String, URLRejection> {
         if raw.first == UInt8(ascii: "[") {
             guard raw.count > 2, raw.last == UInt8(ascii: "]") else { return .failure(.invalidHost) }
             var out = [UInt8]()
@@ -63,12 +63,14 @@ public enum HostName {
             }
             return .success(String(decoding: out, as: UTF8.self))
         }
-        var bytes: [UInt8]
+        var bytes: ArraySlice<UInt8>
         if raw.contains(where: { $0 >= 0x80 }) {
             guard let idna = toASCII(raw) else { return .failure(.invalidHost) }
-            bytes = idna
+            bytes = idna[...]
+        } else if raw.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
+            bytes = raw.map { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) ? $0 + 32 : $0 }[...]
         } else {
-            bytes = raw.map { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) ? $0 + 32 : $0 }
+            bytes = raw
         }
         while bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
         guard !bytes.isEmpty, bytes.allSatisfy(isAllowed) else { return .failure(.invalidHost) }
@@ -78,7 +80,7 @@ public enum HostName {
 
     /// A small IDNA ToASCII: fullwidth forms and ideographic full stops mapped, lowercased,
     /// each non-ASCII label Punycode-encoded with `xn--`.
-    private static func toASCII(_ raw: [UInt8]) -> [UInt8]? {
+    private static func toASCII(_ raw: ArraySlice<UInt8>) -> [UInt8]? {
         guard let text = UTF8Validation.string(raw[...]) else { return nil }
         var mapped = ""
         for scalar in text.unicodeScalars {

@@ -16,12 +16,15 @@ package enum PercentDecoding {
     /// bytes are not UTF-8. The input is known to hold only well-formed `%XX`.
     static func decode(_ bytes: [UInt8], _ range: Range<Int>, plusAsSpace: Bool) -> String? {
         var needsWork = false
-        for i in range where bytes[i] == UInt8(ascii: "%") || (plusAsSpace && bytes[i] == UInt8(ascii: "+")) {
-            needsWork = true
-            break
+        var ascii = true
+        for i in range {
+            let b = bytes[i]
+            if b == UInt8(ascii: "%") || (plusAsSpace && b == UInt8(ascii: "+")) { needsWork = true }
+            if b >= 0x80 { ascii = false }
         }
         if !needsWork {
-            return UTF8Validation.string(bytes[range])
+            // ASCII needs no validation; String(decoding:) takes its all-ASCII fast path.
+            return ascii ? String(decoding: bytes[range], as: UTF8.self) : UTF8Validation.string(bytes[range])
         }
         var out = [UInt8]()
         out.reserveCapacity(range.count)

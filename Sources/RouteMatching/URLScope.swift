@@ -56,13 +56,13 @@ public struct URLScope: Sendable {
         }
         let authority = input[start..<end]
         if authority.contains(UInt8(ascii: "@")) { return .rejected(.userinfo) }
-        var host = Array(authority)
-        var port: [UInt8]? = nil
+        var host = authority
+        var port: ArraySlice<UInt8>? = nil
         let portSearchStart = authority.first == UInt8(ascii: "[")
             ? (authority.firstIndex(of: UInt8(ascii: "]")) ?? authority.endIndex) : authority.startIndex
         if let colon = authority[portSearchStart...].firstIndex(of: UInt8(ascii: ":")) {
-            host = Array(input[start..<colon])
-            port = Array(input[(colon + 1)..<end])
+            host = input[start..<colon]
+            port = input[(colon + 1)..<end]
         }
         switch HostName.key(host: host, port: port, defaultPorts: defaultPorts) {
         case .failure(let reason): return .rejected(reason)
@@ -156,27 +156,32 @@ public struct URLScope: Sendable {
         return .internal(InternalURL(host: host, segments: segments, query: query, fragment: fragment))
     }
 
-    /// RFC 3986 5.2.4 dot-segment removal on raw segments (`%2E` reads as `.`), then
-    /// empty segments dropped, then each remaining segment decoded once.
+    /// RFC 3986 5.2.4 dot-segment removal on raw segments (`%2E` reads as `.`), empty
+    /// segments dropped, each remaining segment decoded once. One pass: a segment is
+    /// decoded as it is kept, and `..` removes the last kept one (an empty segment
+    /// counts, as in the RFC, so it is kept as "" until the end).
     static func normalizedSegments(_ input: [UInt8], _ path: Range<Int>) -> [String]? {
-        var kept: [Range<Int>] = []
+        var slashes = 1
+        for i in path where input[i] == UInt8(ascii: "/") { slashes += 1 }
+        var segments: [String] = []
+        segments.reserveCapacity(slashes)
+        var empties = 0
         var start = path.lowerBound
         if start < path.upperBound, input[start] == UInt8(ascii: "/") { start += 1 }
         while start <= path.upperBound {
-            let end = input[start..<path.upperBound].firstIndex(of: UInt8(ascii: "/")) ?? path.upperBound
+            var end = start
+            while end < path.upperBound, input[end] != UInt8(ascii: "/") { end += 1 }
             switch dotSegmentKind(input, start..<end) {
             case 1: break
-            case 2: if !kept.isEmpty { kept.removeLast() }
-            default: kept.append(start..<end)
+            case 2: if let last = segments.popLast(), last.isEmpty { empties -= 1 }
+            default:
+                guard let decoded = PercentDecoding.decode(input, start..<end, plusAsSpace: false) else { return nil }
+                if start == end { empties += 1 }
+                segments.append(decoded)
             }
             start = end + 1
         }
-        var segments: [String] = []
-        segments.reserveCapacity(kept.count)
-        for range in kept where !range.isEmpty {
-            guard let decoded = PercentDecoding.decode(input, range, plusAsSpace: false) else { return nil }
-            segments.append(decoded)
-        }
+        if empties > 0 { segments.removeAll { $0.isEmpty } }
         return segments
     }
 

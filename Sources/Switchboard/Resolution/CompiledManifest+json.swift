@@ -2,7 +2,7 @@ extension CompiledManifest {
     /// The result as JSON bytes, keys in SPEC order: url, status, reason, route,
     /// destination, params, presentation, fragment, manifest, explain.
     public func resultJSON(_ r: Resolution) -> [UInt8] {
-        var w = JSONWriter(capacity: 384)
+        var w = JSONWriter(capacity: 320 + 2 * r.url.utf8.count + manifestSuffix.count)
         writeResult(r, into: &w)
         return w.bytes
     }
@@ -17,22 +17,34 @@ extension CompiledManifest {
             w.raw(",\"reason\":")
             w.string(reason)
         }
-        if let route = r.route {
+        if let json = r.routeJSON {
+            w.bytes.append(contentsOf: json)
+        } else if let route = r.route {
             w.raw(",\"route\":{\"name\":")
             w.string(route.name)
             w.raw(",\"pattern\":")
             w.string(route.pattern)
             w.byte(UInt8(ascii: "}"))
         }
-        if let destination = r.destination {
+        if let json = r.destinationJSON {
+            w.bytes.append(contentsOf: json)
+        } else if let destination = r.destination {
             w.raw(",\"destination\":")
             w.string(destination)
         }
         if r.status == .matched || r.status == .fallback {
-            w.raw(",\"params\":")
-            w.write(.object(r.params))
+            w.raw(",\"params\":{")
+            for (k, member) in r.params.enumerated() {
+                if k > 0 { w.byte(UInt8(ascii: ",")) }
+                w.string(member.key)
+                w.byte(UInt8(ascii: ":"))
+                w.write(member.value)
+            }
+            w.byte(UInt8(ascii: "}"))
         }
-        if let presentation = r.presentation {
+        if let json = r.presentationJSON {
+            w.bytes.append(contentsOf: json)
+        } else if let presentation = r.presentation {
             w.raw(",\"presentation\":{\"style\":\"")
             w.raw(Self.name(of: presentation.style))
             w.byte(UInt8(ascii: "\""))

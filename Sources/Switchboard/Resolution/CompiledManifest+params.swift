@@ -5,7 +5,7 @@ extension CompiledManifest {
     func buildMatch(_ result: inout Resolution, route: Route, candidate: RouteCandidate, segments: [String],
                     query: [(key: String, value: String)], context: ResolveContext) {
         var params: [JSONValue.Member] = []
-        params.reserveCapacity(segments.count + query.count + route.inject.count + 1)
+        params.reserveCapacity(candidate.segments.count + route.params.count + query.count + route.inject.count + 1)
         // 1. Path params in pattern order.
         for (depth, matcher) in candidate.segments.enumerated() {
             switch matcher {
@@ -17,24 +17,17 @@ extension CompiledManifest {
         }
         // 2. Declared query params and defaults, in declaration order.
         for declaration in route.params where !Self.binds(candidate, declaration.name) {
-            let values = query.filter { $0.key == declaration.name }.map { Self.convert($0.value, declaration.type) }
-            if values.count == 1 {
-                params.append(.init(declaration.name, values[0]))
-            } else if values.count > 1 {
-                params.append(.init(declaration.name, .array(values)))
+            if let value = Self.queryValue(declaration.name, query, declaration.type) {
+                params.append(.init(declaration.name, value))
             } else if let value = declaration.defaultValue {
                 params.append(.init(declaration.name, Self.convertDefault(value, declaration.type)))
             }
         }
         // 3. Other query params in order of appearance; a repeated key gives an array.
-        if !query.isEmpty {
-            for (i, item) in query.enumerated() {
-                if params.contains(where: { $0.key == item.key }) { continue }
-                if route.declaration(item.key) != nil { continue }
-                if query[..<i].contains(where: { $0.key == item.key }) { continue }
-                let all = query[i...].filter { $0.key == item.key }
-                params.append(.init(item.key, all.count == 1 ? .string(item.value) : .array(all.map { .string($0.value) })))
-            }
+        for (i, item) in query.enumerated() {
+            if params.contains(where: { $0.key == item.key }) || route.declaration(item.key) != nil { continue }
+            if query[..<i].contains(where: { $0.key == item.key }) { continue }
+            params.append(.init(item.key, Self.queryValue(item.key, query[i...], .string)!))
         }
         // 4. Injected params override; copies read the values from before injection.
         let matched = params
@@ -45,24 +38,44 @@ extension CompiledManifest {
             case .param(let source): resolved = matched.first { $0.key == source }?.value
             }
             guard let resolved else { continue }
-            params.removeAll { $0.key == key }
+            if let existing = params.firstIndex(where: { $0.key == key }) { params.remove(at: existing) }
             params.append(.init(key, resolved))
         }
         var destination = route.destination
         var presentation = route.presentation
-        if let variant = route.variants.first(where: { $0.applies(to: context) }) {
-            destination = variant.destination ?? destination
-            presentation = variant.presentation ?? presentation
+        var slot = 0
+        if let k = route.variants.firstIndex(where: { $0.applies(to: context) }) {
+            destination = route.variants[k].destination ?? destination
+            presentation = route.variants[k].presentation ?? presentation
+            slot = k + 1
         }
+        result.destinationJSON = fragments.destination[candidate.route][slot]
+        result.presentationJSON = fragments.presentation[candidate.route][slot]
         // 5. A web presentation carries the URL as given, unless the route binds or
         // injects `url` itself; a `url` query param never overrides it.
         if presentation.style == .web && !Self.binds(candidate, "url") && !route.inject.contains(where: { $0.key == "url" }) {
-            params.removeAll { $0.key == "url" }
+            if let existing = params.firstIndex(where: { $0.key == "url" }) { params.remove(at: existing) }
             params.append(.init("url", .string(result.url)))
         }
         result.destination = destination
         result.presentation = presentation
         result.params = params
+    }
+
+    /// The converted value(s) of query key `name`: one value, or an array when repeated.
+    static func queryValue(_ name: String, _ query: some Collection<(key: String, value: String)>, _ type: ParamType) -> JSONValue? {
+        var first: JSONValue? = nil
+        var all: [JSONValue]? = nil
+        for item in query where item.key == name {
+            let value = convert(item.value, type)
+            if first == nil {
+                first = value
+            } else {
+                if all == nil { all = [first!] }
+                all!.append(value)
+            }
+        }
+        return all.map { .array($0) } ?? first
     }
 
     /// A typed value as returned: `int` as a number, `uuid` lowercased.

@@ -21,6 +21,7 @@ extension CompiledManifest {
         case .external:
             var result = Resolution(url: urlText, status: .external)
             result.presentation = .external
+            result.presentationJSON = ResultFragments.externalPresentation
             if explain { result.explanation = Explanation(note: "external: not a host or scheme of the app") }
             return result
         case .internal(let url):
@@ -33,11 +34,9 @@ extension CompiledManifest {
         var segments = url.segments
         var hops = 0
         while true {
-            var found: (trie: RouteTrie, candidate: Int)? = nil
             let path = explain ? InternalURL(host: url.host, segments: segments).path : ""
-            let restricted = restrictedTrie(for: url.host)
-            for trie in restricted.map({ [$0, general] }) ?? [general] {
-                let hit = trie.match(segments, pruning: !explain) { index, failure in
+            func search(_ trie: RouteTrie) -> Int? {
+                trie.match(segments, pruning: !explain) { index, failure in
                     let candidate = trie.candidates[index]
                     let refusal = refusal(candidate, failure, url.query, context)
                     if explain {
@@ -45,13 +44,21 @@ extension CompiledManifest {
                         explanation?.steps.append(Explanation.Step(
                             route: route.name, pattern: route.patterns[candidate.patternIndex].text, path: path,
                             outcome: refusal == nil ? (route.redirect == nil ? "matched" : "redirected") : "refused",
-                            detail: refusal))
+                            detail: refusal?.description))
                     }
                     return refusal == nil
                 }
-                if let hit { found = (trie, hit); break }
             }
-            guard let (trie, index) = found else { break }
+            // Routes restricted to the URL's host first, then the rest.
+            let trie: RouteTrie
+            let index: Int
+            if let restricted = restrictedTrie(for: url.host), let hit = search(restricted) {
+                (trie, index) = (restricted, hit)
+            } else if let hit = search(general) {
+                (trie, index) = (general, hit)
+            } else {
+                break
+            }
             let candidate = trie.candidates[index]
             let route = manifest.routes[candidate.route]
             if let redirect = route.redirect {
@@ -68,6 +75,7 @@ extension CompiledManifest {
             }
             var result = Resolution(url: urlText, status: .matched)
             result.route = (route.name, route.patterns[candidate.patternIndex].text)
+            result.routeJSON = fragments.route[candidate.route][candidate.patternIndex]
             result.fragment = url.fragment
             buildMatch(&result, route: route, candidate: candidate, segments: segments, query: url.query, context: context)
             result.explanation = explanation
@@ -76,6 +84,8 @@ extension CompiledManifest {
         var result = Resolution(url: urlText, status: .fallback)
         result.destination = manifest.fallback.destination
         result.presentation = manifest.fallback.presentation
+        result.destinationJSON = fragments.fallbackDestination
+        result.presentationJSON = fragments.fallbackPresentation
         result.params = [JSONValue.Member("url", .string(urlText))]
         result.fragment = url.fragment
         if explain, explanation?.note == nil { explanation?.note = "no route matched: fallback" }
@@ -83,24 +93,41 @@ extension CompiledManifest {
         return result
     }
 
+    /// Why a candidate cannot take the URL; described only when explaining.
+    enum Refusal: CustomStringConvertible {
+        case type(RouteTrie.TypeFailure)
+        case since(SemanticVersion, SemanticVersion)
+        case until(SemanticVersion, SemanticVersion)
+        case queryType(String, ParamType)
+        case missing(String)
+
+        var description: String {
+            switch self {
+            case .type(let f): return "param \(f.param): not \(CompiledManifest.article(f.type))"
+            case .since(let since, let v): return "since \(since) > appVersion \(v)"
+            case .until(let until, let v): return "until \(until) <= appVersion \(v)"
+            case .queryType(let name, let type): return "query param \(name): not \(CompiledManifest.article(type))"
+            case .missing(let name): return "missing required param \(name)"
+            }
+        }
+    }
+
     /// Why `candidate` cannot take the URL, or nil when it can.
     private func refusal(_ candidate: RouteCandidate, _ failure: RouteTrie.TypeFailure?, _ query: [(key: String, value: String)],
-                         _ context: ResolveContext) -> String? {
-        if let failure { return "param \(failure.param): not \(Self.article(failure.type))" }
+                         _ context: ResolveContext) -> Refusal? {
+        if let failure { return .type(failure) }
         let route = manifest.routes[candidate.route]
         if let version = context.appVersion {
-            if let since = route.since, version < since { return "since \(since) > appVersion \(version)" }
-            if let until = route.until, version >= until { return "until \(until) <= appVersion \(version)" }
+            if let since = route.since, version < since { return .since(since, version) }
+            if let until = route.until, version >= until { return .until(until, version) }
         }
         for declaration in route.params where !Self.binds(candidate, declaration.name) {
             var present = false
             for item in query where item.key == declaration.name {
                 present = true
-                if !declaration.type.accepts(item.value) { return "query param \(declaration.name): not \(Self.article(declaration.type))" }
+                if !declaration.type.accepts(item.value) { return .queryType(declaration.name, declaration.type) }
             }
-            if !present && declaration.required && declaration.defaultValue == nil {
-                return "missing required param \(declaration.name)"
-            }
+            if !present && declaration.required && declaration.defaultValue == nil { return .missing(declaration.name) }
         }
         return nil
     }

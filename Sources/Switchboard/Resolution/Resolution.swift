@@ -20,6 +20,12 @@ public struct Resolution: Sendable {
     /// With `explain`: how the answer was reached.
     public var explanation: Explanation?
 
+    /// Precomputed JSON of `route`, `destination` and `presentation` (with their
+    /// leading commas), shared with the manifest: a result copies them, not re-escapes.
+    var routeJSON: [UInt8]?
+    var destinationJSON: [UInt8]?
+    var presentationJSON: [UInt8]?
+
     init(url: String, status: Status) {
         self.url = url
         self.status = status
