@@ -18,11 +18,19 @@ let package = Package(
         .target(name: "RouteMatching"),
         // The domain: manifest model and validation, resolution, JSON, canonical bytes.
         .target(name: "Switchboard", dependencies: ["RouteMatching"]),
+        // libmicrohttpd and zlib, reached through shims for what Swift cannot call.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // The only home of unsafe pointers and Unmanaged: the HTTP daemon, gzip.
+        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CZlib"]),
+        // The HTTP API: endpoints, manifest store and reloader, metrics.
+        .target(name: "SwitchboardServer", dependencies: ["Switchboard", "MicroHTTPD"]),
         // The command line: argument parsing and printing only.
         .executableTarget(
             name: "switchboard",
             dependencies: [
                 "Switchboard",
+                "SwitchboardServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -31,6 +39,7 @@ let package = Package(
         .testTarget(name: "RouteMatchingTests", dependencies: ["RouteMatching"]),
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard"]),
         .testTarget(name: "CLITests", dependencies: ["Switchboard"]),
+        .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "MicroHTTPD"]),
     ],
     swiftLanguageModes: [.v6]
 )

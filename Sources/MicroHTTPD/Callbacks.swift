@@ -1,0 +1,115 @@
+import CMicroHTTPD
+
+// The C callbacks libmicrohttpd calls on its threads. Kept out of any actor (a closure
+// in main.swift would be main-actor isolated and trap on these threads) and free of
+// anything that can trap on client input.
+
+/// Per-request state, from the request line to completion. One connection is served by
+/// one thread at a time, so it needs no lock.
+final class RequestState {
+    let target: [UInt8]
+    var started = false
+    var body: [UInt8] = []
+    var bodyTooLarge = false
+
+    init(target: [UInt8]) { self.target = target }
+}
+
+/// MHD_OPTION_URI_LOG_CALLBACK: called once per request with the raw target, before MHD
+/// parses it. Creates the request state; `passRetained` here is balanced by the
+/// `release()` in `requestCompleted` (MHD marks the connection client-aware when it
+/// calls this, so the completion callback always follows).
+func requestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    guard let uri else { return nil }
+    let length = strlen(uri)
+    let target = [UInt8](UnsafeRawBufferPointer(start: uri, count: length))
+    return Unmanaged.passRetained(RequestState(target: target)).toOpaque()
+}
+
+/// MHD_OPTION_NOTIFY_COMPLETED: releases the state retained in `requestStarted`.
+func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                      _ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode) {
+    guard let state, let pointer = state.pointee else { return }
+    Unmanaged<RequestState>.fromOpaque(pointer).release()
+    state.pointee = nil
+}
+
+/// The access handler: called once with the headers, then with each piece of body,
+/// then once more to answer. Responses are queued on the last call (queueing on the
+/// first makes 0.9.75 close the connection).
+func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                   _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+                   _ uploadDataSize: UnsafeMutablePointer<Int>?,
+                   _ stateSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+    guard let cls, let connection, let method, let uploadDataSize, let stateSlot, let statePointer = stateSlot.pointee else {
+        return .NO
+    }
+    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
+    let limits = context.configuration
+
+    if !state.started {
+        state.started = true
+        // Framing checks on the headers, before any body is read: answered at once,
+        // and the connection closes, which is what a smuggling attempt deserves.
+        let lengths = sb_count_header(connection, "Content-Length")
+        let chunked = sb_count_header(connection, "Transfer-Encoding") > 0
+        if lengths > 1 || (lengths == 1 && chunked) {
+            return queue(connection, problem(400, "Bad Request", "conflicting Content-Length / Transfer-Encoding headers"))
+        }
+        if state.target.count > limits.maxTargetLength {
+            return queue(connection, problem(414, "URI Too Long", "the request target is longer than \(limits.maxTargetLength) bytes"))
+        }
+        if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+           let length = Int(String(cString: declared)), length > limits.maxBodySize {
+            return queue(connection, problem(413, "Content Too Large", "the body is larger than \(limits.maxBodySize) bytes"))
+        }
+        return .YES
+    }
+
+    let size = uploadDataSize.pointee
+    if size > 0 {
+        if let uploadData, !state.bodyTooLarge {
+            if state.body.count + size > limits.maxBodySize {
+                state.bodyTooLarge = true
+                state.body = []
+            } else {
+                state.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
+            }
+        }
+        uploadDataSize.pointee = 0
+        return .YES
+    }
+    if state.bodyTooLarge {
+        return queue(connection, problem(413, "Content Too Large", "the body is larger than \(limits.maxBodySize) bytes"))
+    }
+
+    var values: [String?] = []
+    values.reserveCapacity(context.headerNames.count)
+    for name in context.headerNames {
+        values.append(MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) })
+    }
+    let request = HTTPRequest(method: String(cString: method), target: state.target, body: state.body,
+                              headerNames: context.headerNames, headerValues: values)
+    return queue(connection, context.handler.handle(request))
+}
+
+/// A small problem+json response for errors found before the handler runs.
+func problem(_ status: Int, _ title: String, _ detail: String) -> HTTPResponse {
+    let body = "{\"type\":\"about:blank\",\"title\":\"\(title)\",\"status\":\(status),\"detail\":\"\(detail)\"}"
+    return HTTPResponse(status: status, headers: [("Content-Type", "application/problem+json")], body: Array(body.utf8))
+}
+
+/// Queues `response` on the connection.
+func queue(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD_Result {
+    let status = UInt32(clamping: response.status)
+    switch response.body {
+    case .prepared(let prepared):
+        return MHD_queue_response(connection, status, prepared.response)
+    case .bytes(let body):
+        guard let made = PreparedResponse.make(body, response.headers) else { return .NO }
+        let result = MHD_queue_response(connection, status, made)
+        MHD_destroy_response(made)
+        return result
+    }
+}

@@ -1,0 +1,147 @@
+import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd: internal epoll threads, the limits that keep
+/// slow or hostile clients from starving others, and a ``HTTPHandler`` called once per
+/// complete request.
+///
+/// ```swift
+/// let daemon = try HTTPDaemon(configuration: .init(host: "127.0.0.1", port: 0), handler: MyHandler())
+/// print(daemon.port)   // the bound port
+/// daemon.stop()
+/// ```
+public final class HTTPDaemon: Sendable {
+    public struct Configuration: Sendable {
+        public var host: String
+        /// 0 picks a free port; read it back from ``HTTPDaemon/port``.
+        public var port: Int
+        public var threads: Int
+        public var connectionLimit: Int
+        /// Connections one client address may hold (slowloris).
+        public var perIPConnectionLimit: Int
+        /// Seconds of inactivity before a connection is closed.
+        public var timeoutSeconds: Int
+        /// Per-connection memory: bounds the request line and headers (beyond it,
+        /// 414 or 431).
+        public var connectionMemoryLimit: Int
+        /// Longest request target accepted (longer gets 414).
+        public var maxTargetLength: Int
+        /// Largest body accepted (larger gets 413).
+        public var maxBodySize: Int
+        /// Request headers copied into ``HTTPRequest``.
+        public var requestHeaders: [String]
+
+        public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, connectionLimit: Int = 4096,
+                    perIPConnectionLimit: Int = 256, timeoutSeconds: Int = 15, connectionMemoryLimit: Int = 64 << 10,
+                    maxTargetLength: Int = 16 << 10, maxBodySize: Int = 1 << 20, requestHeaders: [String] = []) {
+            self.host = host
+            self.port = port
+            self.threads = threads
+            self.connectionLimit = connectionLimit
+            self.perIPConnectionLimit = perIPConnectionLimit
+            self.timeoutSeconds = timeoutSeconds
+            self.connectionMemoryLimit = connectionMemoryLimit
+            self.maxTargetLength = maxTargetLength
+            self.maxBodySize = maxBodySize
+            self.requestHeaders = requestHeaders
+        }
+    }
+
+    /// Why the daemon could not start.
+    public enum StartError: Error, Sendable, Equatable, CustomStringConvertible {
+        case invalidAddress(String)
+        case cannotListen(host: String, port: Int)
+
+        public var description: String {
+            switch self {
+            case .invalidAddress(let host): return "'\(host)' is not an IPv4 or IPv6 address"
+            case .cannotListen(let host, let port): return "cannot listen on \(host):\(port) (in use, or not permitted)"
+            }
+        }
+    }
+
+    public let configuration: Configuration
+    /// The port the daemon listens on (the chosen one when started with port 0).
+    public let port: Int
+    /// `struct MHD_Daemon *`, nil once stopped.
+    private let daemon: Mutex<OpaquePointer?>
+    /// The context handed to the C callbacks; its retain is released in `stop()`.
+    private let context: Unmanaged<DaemonContext>
+
+    public init(configuration: Configuration, handler: some HTTPHandler) throws(StartError) {
+        let names = configuration.requestHeaders.map { $0.lowercased() }
+        // Retained for the C callbacks; released in stop(), after MHD_stop_daemon.
+        let context = Unmanaged.passRetained(DaemonContext(configuration: configuration, headerNames: names, handler: handler))
+        var config = sb_daemon_config()
+        let started: OpaquePointer? = configuration.host.withCString { host in
+            config.host = host
+            config.port = UInt16(clamping: configuration.port)
+            config.threads = UInt32(max(1, configuration.threads))
+            config.connection_limit = UInt32(configuration.connectionLimit)
+            config.per_ip_limit = UInt32(configuration.perIPConnectionLimit)
+            config.timeout_seconds = UInt32(configuration.timeoutSeconds)
+            config.memory_limit = configuration.connectionMemoryLimit
+            config.stack_size = 1 << 20
+            return sb_start_daemon(&config, accessHandler, context.toOpaque(), requestCompleted, nil,
+                                   requestStarted, context.toOpaque())
+        }
+        guard let started else {
+            context.release()
+            var probe = in6_addr()
+            var probe4 = in_addr()
+            if inet_pton(AF_INET, configuration.host, &probe4) != 1 && inet_pton(AF_INET6, configuration.host, &probe) != 1 {
+                throw .invalidAddress(configuration.host)
+            }
+            throw .cannotListen(host: configuration.host, port: configuration.port)
+        }
+        self.configuration = configuration
+        self.port = Int(sb_daemon_port(started))
+        self.daemon = Mutex(started)
+        self.context = context
+    }
+
+    /// Open connections right now.
+    public var connectionCount: Int {
+        daemon.withLock { $0.map { Int(sb_daemon_connections($0)) } ?? 0 }
+    }
+
+    /// Stops accepting connections, lets open requests finish for up to
+    /// `gracePeriod`, then stops the daemon. Safe to call more than once.
+    public func stop(gracePeriod: Duration = .seconds(10)) {
+        guard let running = daemon.withLock({ d -> OpaquePointer? in
+            let current = d
+            d = nil
+            return current
+        }) else { return }
+        let listener = MHD_quiesce_daemon(running)
+        let clock = ContinuousClock()
+        let deadline = clock.now + gracePeriod
+        while sb_daemon_connections(running) > 0 && clock.now < deadline {
+            usleep(10_000)
+        }
+        MHD_stop_daemon(running)
+        if listener >= 0 { close(listener) }
+        context.release()
+    }
+
+    deinit {
+        stop(gracePeriod: .zero)
+    }
+}
+
+/// What the C callbacks need: the handler and the limits. Immutable.
+final class DaemonContext: Sendable {
+    let configuration: HTTPDaemon.Configuration
+    let headerNames: [String]
+    let handler: any HTTPHandler
+
+    init(configuration: HTTPDaemon.Configuration, headerNames: [String], handler: any HTTPHandler) {
+        self.configuration = configuration
+        self.headerNames = headerNames
+        self.handler = handler
+    }
+}

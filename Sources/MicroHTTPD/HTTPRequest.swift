@@ -1,0 +1,79 @@
+/// A request as the handler sees it: copied out of libmicrohttpd, valid after the
+/// callback returns.
+public struct HTTPRequest: Sendable {
+    /// `GET`, `HEAD`, `POST`, ... as sent.
+    public let method: String
+    /// The raw request target (`/v1/resolve?url=...`), not decoded.
+    public let target: [UInt8]
+    /// The body (empty when none), at most ``HTTPDaemon/Configuration/maxBodySize``.
+    public let body: [UInt8]
+    /// Values of the headers named in ``HTTPDaemon/Configuration/requestHeaders``,
+    /// in that order.
+    let headerValues: [String?]
+    let headerNames: [String]
+
+    public init(method: String, target: [UInt8], body: [UInt8] = [], headers: [(String, String)] = []) {
+        self.method = method
+        self.target = target
+        self.body = body
+        self.headerNames = headers.map { $0.0.lowercased() }
+        self.headerValues = headers.map { $0.1 }
+    }
+
+    init(method: String, target: [UInt8], body: [UInt8], headerNames: [String], headerValues: [String?]) {
+        self.method = method
+        self.target = target
+        self.body = body
+        self.headerNames = headerNames
+        self.headerValues = headerValues
+    }
+
+    /// The value of a header listed in the daemon's configuration (case-insensitive).
+    public func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        for (k, n) in headerNames.enumerated() where n == lower { return headerValues[k] }
+        return nil
+    }
+
+    /// The path part of the target, before `?`.
+    public var path: ArraySlice<UInt8> {
+        target[..<(target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)]
+    }
+
+    /// The query part of the target, after `?` (empty when none).
+    public var query: ArraySlice<UInt8> {
+        guard let q = target.firstIndex(of: UInt8(ascii: "?")) else { return [] }
+        return target[(q + 1)...]
+    }
+}
+
+/// A response to queue: status, headers and a body.
+public struct HTTPResponse: Sendable {
+    public enum Body: Sendable {
+        case bytes([UInt8])
+        /// A response built once and queued many times (the manifest of a version).
+        case prepared(PreparedResponse)
+    }
+
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: Body
+
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = .bytes(body)
+    }
+
+    public init(status: Int, prepared: PreparedResponse) {
+        self.status = status
+        self.headers = []
+        self.body = .prepared(prepared)
+    }
+}
+
+/// Answers requests. Called on libmicrohttpd's threads, concurrently: it must be
+/// `Sendable`, must not block, and must not trap (a trap takes the server down).
+public protocol HTTPHandler: Sendable {
+    func handle(_ request: HTTPRequest) -> HTTPResponse
+}
