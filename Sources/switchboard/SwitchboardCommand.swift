@@ -7,7 +7,8 @@ struct SwitchboardCommand: ParsableCommand {
         commandName: "switchboard",
         abstract: "Resolve app URLs to screens from a route manifest.",
         discussion: "Exit status: 0 success, 1 checks failed, 2 usage or unreadable input.",
-        subcommands: [CheckCommand.self, ResolveCommand.self]
+        subcommands: [ServeCommand.self, CheckCommand.self, ResolveCommand.self],
+        defaultSubcommand: ServeCommand.self
     )
 
     /// Runs the command, mapping argument errors to exit status 2 (SPEC §5) instead of

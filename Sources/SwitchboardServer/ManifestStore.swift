@@ -1,0 +1,97 @@
+import Foundation
+import Switchboard
+import Synchronization
+
+/// The manifest in service, swapped atomically on reload. Requests take the current
+/// one under a lock held for a pointer copy; parsing and validation happen outside it,
+/// on the reload queue, and a bad file leaves the last good manifest in service.
+final class ManifestStore: Sendable {
+    struct State: Sendable {
+        var current: ServedManifest
+        var lastReloadError: String?
+        var reloads = 0
+        var reloadFailures = 0
+    }
+
+    /// What a reload did.
+    enum ReloadOutcome: Equatable, Sendable {
+        case reloaded(version: Int64, etag: String)
+        case unchanged
+        case failed(String)
+    }
+
+    let path: String
+    private let state: Mutex<State>
+    private let log: @Sendable (String) -> Void
+
+    /// Loads the manifest at `path`; throws when it cannot be served.
+    init(path: String, log: @escaping @Sendable (String) -> Void) throws(ManifestFile.LoadError) {
+        let bytes = try ManifestFile.read(path)
+        let compiled: CompiledManifest
+        do {
+            compiled = try CompiledManifest(json: bytes)
+        } catch {
+            throw .invalid(path: path, error)
+        }
+        guard let served = ServedManifest(compiled: compiled, sourceBytes: bytes, loadedAt: Self.now()) else {
+            throw .unreadable(path: path, reason: "could not prepare responses")
+        }
+        self.path = path
+        self.state = Mutex(State(current: served))
+        self.log = log
+    }
+
+    /// The manifest to answer one request from.
+    var current: ServedManifest { state.withLock { $0.current } }
+
+    var snapshot: State { state.withLock { $0 } }
+
+    /// Re-reads the file and swaps it in if it changed and is valid. Call from one
+    /// queue at a time (the reloader's); requests are never blocked by it.
+    @discardableResult
+    func reload() -> ReloadOutcome {
+        let outcome = load()
+        state.withLock { s in
+            switch outcome {
+            case .reloaded(_, _):
+                s.reloads += 1
+                s.lastReloadError = nil
+            case .failed(let message):
+                s.reloadFailures += 1
+                s.lastReloadError = message
+            case .unchanged:
+                break
+            }
+        }
+        switch outcome {
+        case .reloaded(let version, let etag): log("manifest reloaded: version \(version), etag \(etag)")
+        case .failed(let message): log("manifest rejected, keeping the last good one: \(message)")
+        case .unchanged: break
+        }
+        return outcome
+    }
+
+    private func load() -> ReloadOutcome {
+        let bytes: [UInt8]
+        do {
+            bytes = try ManifestFile.read(path)
+        } catch {
+            return .failed(error.description)
+        }
+        let current = self.current
+        if bytes == current.sourceBytes { return .unchanged }
+        let compiled: CompiledManifest
+        do {
+            compiled = try CompiledManifest(json: bytes)
+        } catch {
+            return .failed("\(path): " + error.diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "; "))
+        }
+        guard let served = ServedManifest(compiled: compiled, sourceBytes: bytes, loadedAt: Self.now()) else {
+            return .failed("\(path): could not prepare responses")
+        }
+        state.withLock { $0.current = served }
+        return .reloaded(version: compiled.manifest.version, etag: compiled.etag)
+    }
+
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
+}

@@ -1,0 +1,100 @@
+import Synchronization
+
+/// Request counters and the latency histogram, rendered in the Prometheus text format.
+/// One short critical section per request (a few additions).
+final class Metrics: Sendable {
+    /// The endpoints counted separately.
+    enum Endpoint: String, CaseIterable, Sendable {
+        case resolve = "/v1/resolve", manifest = "/v1/manifest", healthz = "/healthz", readyz = "/readyz",
+             metrics = "/metrics", openapi = "/openapi.json", other = "other"
+    }
+
+    /// Upper bounds of the latency buckets, in seconds.
+    static let buckets: [Double] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1]
+
+    static let methods = ["GET", "HEAD", "POST", "other"]
+    static let statuses = [200, 304, 400, 404, 405, 408, 413, 414, 431, 500, 503, 0]
+    static let outcomeNames = ["matched", "fallback", "external", "rejected"]
+
+    struct Counts: Sendable {
+        /// `[endpoint][method][status]` flattened: no allocation per request.
+        var requests = [Int](repeating: 0, count: Endpoint.allCases.count * Metrics.methods.count * Metrics.statuses.count)
+        var outcomes = [Int](repeating: 0, count: Metrics.outcomeNames.count)
+        var latency = [Int](repeating: 0, count: Metrics.buckets.count + 1)
+        var latencySum = 0.0
+        var latencyCount = 0
+    }
+
+    private let counts = Mutex(Counts())
+
+    /// Counts one request; `outcomes` counts resolve results by status index
+    /// (matched, fallback, external, rejected).
+    func record(endpoint: Endpoint, method: String, status: Int, seconds: Double, outcomes: (Int, Int, Int, Int) = (0, 0, 0, 0)) {
+        var bucket = Self.buckets.count
+        for (i, bound) in Self.buckets.enumerated() where seconds <= bound {
+            bucket = i
+            break
+        }
+        let e = Endpoint.allCases.firstIndex(of: endpoint)!
+        let m = Self.methods.firstIndex(of: method) ?? Self.methods.count - 1
+        let st = Self.statuses.firstIndex(of: status) ?? Self.statuses.count - 1
+        let index = (e * Self.methods.count + m) * Self.statuses.count + st
+        counts.withLock { c in
+            c.requests[index] += 1
+            c.latency[bucket] += 1
+            c.latencySum += seconds
+            c.latencyCount += 1
+            c.outcomes[0] += outcomes.0
+            c.outcomes[1] += outcomes.1
+            c.outcomes[2] += outcomes.2
+            c.outcomes[3] += outcomes.3
+        }
+    }
+
+    /// The exposition text; manifest figures come from the store.
+    func render(store: ManifestStore.State) -> String {
+        let c = counts.withLock { $0 }
+        var out = ""
+        out += "# HELP switchboard_http_requests_total HTTP requests by endpoint, method and status.\n"
+        out += "# TYPE switchboard_http_requests_total counter\n"
+        for (e, endpoint) in Endpoint.allCases.enumerated() {
+            for (m, method) in Self.methods.enumerated() {
+                for (st, status) in Self.statuses.enumerated() {
+                    let count = c.requests[(e * Self.methods.count + m) * Self.statuses.count + st]
+                    guard count > 0 else { continue }
+                    let code = status == 0 ? "other" : String(status)
+                    out += "switchboard_http_requests_total{endpoint=\"\(endpoint.rawValue)\",method=\"\(method)\",status=\"\(code)\"} \(count)\n"
+                }
+            }
+        }
+        out += "# HELP switchboard_resolve_outcomes_total Resolved URLs by result status.\n"
+        out += "# TYPE switchboard_resolve_outcomes_total counter\n"
+        for (i, status) in Self.outcomeNames.enumerated() {
+            out += "switchboard_resolve_outcomes_total{status=\"\(status)\"} \(c.outcomes[i])\n"
+        }
+        out += "# HELP switchboard_http_request_duration_seconds Time to handle a request, from complete request to response queued.\n"
+        out += "# TYPE switchboard_http_request_duration_seconds histogram\n"
+        var cumulative = 0
+        for (i, bound) in Self.buckets.enumerated() {
+            cumulative += c.latency[i]
+            out += "switchboard_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        cumulative += c.latency[Self.buckets.count]
+        out += "switchboard_http_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
+        out += "switchboard_http_request_duration_seconds_sum \(c.latencySum)\n"
+        out += "switchboard_http_request_duration_seconds_count \(c.latencyCount)\n"
+        out += "# HELP switchboard_manifest_version The version of the manifest in service.\n"
+        out += "# TYPE switchboard_manifest_version gauge\n"
+        out += "switchboard_manifest_version \(store.current.compiled.manifest.version)\n"
+        out += "# HELP switchboard_manifest_routes Routes in the manifest in service.\n"
+        out += "# TYPE switchboard_manifest_routes gauge\n"
+        out += "switchboard_manifest_routes \(store.current.compiled.manifest.routes.count)\n"
+        out += "# HELP switchboard_manifest_reloads_total Manifests reloaded and put in service.\n"
+        out += "# TYPE switchboard_manifest_reloads_total counter\n"
+        out += "switchboard_manifest_reloads_total \(store.reloads)\n"
+        out += "# HELP switchboard_manifest_reload_failures_total Reloads refused (invalid or unreadable manifest).\n"
+        out += "# TYPE switchboard_manifest_reload_failures_total counter\n"
+        out += "switchboard_manifest_reload_failures_total \(store.reloadFailures)\n"
+        return out
+    }
+}

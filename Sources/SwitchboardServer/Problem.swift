@@ -1,0 +1,25 @@
+import MicroHTTPD
+import Switchboard
+
+/// RFC 9457 problem details: `{"type","title","status","detail"}` plus extensions.
+struct Problem: Error, Sendable {
+    let status: Int
+    let title: String
+    let detail: String
+    var extensions: [JSONValue.Member] = []
+    var headers: [(String, String)] = []
+
+    var response: HTTPResponse {
+        var members: [JSONValue.Member] = [
+            .init("type", .string("about:blank")), .init("title", .string(title)),
+            .init("status", .integer(Int64(status))), .init("detail", .string(detail)),
+        ]
+        members += extensions
+        return HTTPResponse(status: status, headers: [("Content-Type", "application/problem+json")] + headers,
+                            body: JSONValue.object(members).serialized())
+    }
+
+    static func badRequest(_ detail: String, _ extensions: [JSONValue.Member] = []) -> Problem {
+        Problem(status: 400, title: "Bad Request", detail: detail, extensions: extensions)
+    }
+}

@@ -1,0 +1,26 @@
+import Dispatch
+import Synchronization
+
+/// Runs the store's reloads one at a time on its own queue, off the request path,
+/// and coalesces bursts of change events (an editor's save is several) into one.
+final class Reloader: Sendable {
+    let store: ManifestStore
+    let queue = DispatchQueue(label: "switchboard.reload")
+    private let pending = Mutex(false)
+
+    init(store: ManifestStore) { self.store = store }
+
+    /// Reloads soon, once for any number of calls in the next few milliseconds.
+    func schedule() {
+        guard pending.withLock({ p in defer { p = true }; return !p }) else { return }
+        queue.asyncAfter(deadline: .now() + .milliseconds(30)) { [self] in
+            pending.withLock { $0 = false }
+            store.reload()
+        }
+    }
+
+    /// Reloads now and returns what happened.
+    func reloadNow() -> ManifestStore.ReloadOutcome {
+        queue.sync { store.reload() }
+    }
+}

@@ -1,0 +1,61 @@
+import MicroHTTPD
+import Switchboard
+
+/// A manifest in service, with everything a request needs prepared once: the
+/// canonical body plain and gzipped, the echo format, and their headers.
+final class ServedManifest: Sendable {
+    let compiled: CompiledManifest
+    /// The bytes of the file it was loaded from, to tell a real change from a touch.
+    let sourceBytes: [UInt8]
+    /// Seconds since 1970 when it was put in service.
+    let loadedAt: Int64
+    let lastModified: String?
+    let manifestPlain: PreparedResponse
+    let manifestGzip: PreparedResponse
+    let echoPlain: PreparedResponse
+    let echoGzip: PreparedResponse
+    let echoETag: String
+
+    init?(compiled: CompiledManifest, sourceBytes: [UInt8], loadedAt: Int64) {
+        let m = compiled.manifest
+        self.compiled = compiled
+        self.sourceBytes = sourceBytes
+        self.loadedAt = loadedAt
+        self.lastModified = m.updatedAtEpoch.map(HTTPDate.format)
+        let echo = Self.echoJSON(m).serialized()
+        self.echoETag = "\"sha256-\(SHA256.hex(echo))\""
+        func headers(_ etag: String) -> [(String, String)] {
+            var h = [("Content-Type", "application/json"), ("ETag", etag), ("X-Manifest-Version", "\(m.version)"),
+                     ("Cache-Control", "public, max-age=60"), ("Vary", "Accept-Encoding")]
+            if let lastModified = m.updatedAtEpoch.map(HTTPDate.format) { h.append(("Last-Modified", lastModified)) }
+            return h
+        }
+        guard let canonicalGzip = Gzip.compress(compiled.canonicalBytes), let echoGzip = Gzip.compress(echo),
+              let manifestPlain = PreparedResponse(body: compiled.canonicalBytes, headers: headers(compiled.etag)),
+              let manifestGzip = PreparedResponse(body: canonicalGzip, headers: headers(compiled.etag) + [("Content-Encoding", "gzip")]),
+              let echoPlain = PreparedResponse(body: echo, headers: headers(echoETag)),
+              let echoGzipResponse = PreparedResponse(body: echoGzip, headers: headers(echoETag) + [("Content-Encoding", "gzip")])
+        else { return nil }
+        self.manifestPlain = manifestPlain
+        self.manifestGzip = manifestGzip
+        self.echoPlain = echoPlain
+        self.echoGzip = echoGzipResponse
+    }
+
+    /// The shape Eigen's clients read: `{"id","name","created_at","updated_at",
+    /// "features","messages","routes":[{"name","path"}]}`, one entry per pattern.
+    static func echoJSON(_ m: Manifest) -> JSONValue {
+        let stamp: JSONValue = m.updatedAt.map { .string($0) } ?? .null
+        return .object([
+            .init("id", .integer(m.version)),
+            .init("name", .string("switchboard")),
+            .init("created_at", stamp),
+            .init("updated_at", stamp),
+            .init("features", m.features ?? .object([])),
+            .init("messages", m.messages ?? .object([])),
+            .init("routes", .array(m.routes.flatMap { route in
+                route.patterns.map { .object([.init("name", .string(route.name)), .init("path", .string($0.text))]) }
+            })),
+        ])
+    }
+}

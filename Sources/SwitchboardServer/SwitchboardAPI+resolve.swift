@@ -1,0 +1,150 @@
+import MicroHTTPD
+import RouteMatching
+import Switchboard
+
+extension SwitchboardAPI {
+    typealias Outcomes = (Int, Int, Int, Int)
+
+    static func count(_ status: Resolution.Status, into o: inout Outcomes) {
+        switch status {
+        case .matched: o.0 += 1
+        case .fallback: o.1 += 1
+        case .external: o.2 += 1
+        case .rejected: o.3 += 1
+        }
+    }
+
+    /// `GET /v1/resolve?url=...&platform=&idiom=&appVersion=&explain=`.
+    func resolveOne(_ request: HTTPRequest) -> (HTTPResponse, Outcomes) {
+        let query: QueryString
+        do {
+            query = try QueryString(request.query)
+        } catch {
+            return (Problem.badRequest("malformed query string: invalid percent-encoding").response, (0, 0, 0, 0))
+        }
+        let urls = query.values("url")
+        guard urls.count == 1 else {
+            return (Problem.badRequest(urls.isEmpty ? "the url parameter is required: /v1/resolve?url=..."
+                                                    : "give the url parameter once; POST /v1/resolve takes several").response, (0, 0, 0, 0))
+        }
+        guard !urls[0].contains(0) else {
+            return (Problem.badRequest("the url parameter contains a NUL byte").response, (0, 0, 0, 0))
+        }
+        let context: ResolveContext
+        let explain: Bool
+        switch (Self.context(query), Self.flag(query.values("explain"))) {
+        case (.failure(let problem), _), (_, .failure(let problem)): return (problem.response, (0, 0, 0, 0))
+        case (.success(let c), .success(let e)): (context, explain) = (c, e)
+        }
+        let compiled = store.current.compiled
+        let result = compiled.resolve(bytes: urls[0], context: context, explain: explain)
+        var outcomes: Outcomes = (0, 0, 0, 0)
+        Self.count(result.status, into: &outcomes)
+        return (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: compiled.resultJSON(result)), outcomes)
+    }
+
+    /// `POST /v1/resolve` with `{"urls": [...], "context": {...}, "explain": false}`.
+    func resolveBatch(_ request: HTTPRequest) -> (HTTPResponse, Outcomes) {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(request.body)
+        } catch {
+            return (Problem.badRequest("malformed JSON body: \(error.message) at byte \(error.offset)",
+                                       [.init("offset", .integer(Int64(error.offset)))]).response, (0, 0, 0, 0))
+        }
+        guard let members = document.objectMembers else {
+            return (Self.pointerProblem("", "the body must be a JSON object: {\"urls\": [...]}"), (0, 0, 0, 0))
+        }
+        for member in members where !["urls", "context", "explain"].contains(member.key) {
+            return (Self.pointerProblem("/\(member.key)", "unknown field; use urls, context and explain"), (0, 0, 0, 0))
+        }
+        guard let items = document["urls"]?.arrayValue else {
+            return (Self.pointerProblem("/urls", "\"urls\" is required: an array of URL strings"), (0, 0, 0, 0))
+        }
+        guard items.count <= Self.maxBatchURLs else {
+            return (Problem(status: 413, title: "Content Too Large",
+                            detail: "\(items.count) URLs; at most \(Self.maxBatchURLs) in one request").response, (0, 0, 0, 0))
+        }
+        var urls: [String] = []
+        urls.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            guard let url = item.stringValue else { return (Self.pointerProblem("/urls/\(i)", "expected a string"), (0, 0, 0, 0)) }
+            urls.append(url)
+        }
+        var context = ResolveContext()
+        if let value = document["context"] {
+            guard let fields = value.objectMembers else { return (Self.pointerProblem("/context", "expected an object"), (0, 0, 0, 0)) }
+            for field in fields {
+                guard let text = field.value.stringValue else {
+                    return (Self.pointerProblem("/context/\(field.key)", "expected a string"), (0, 0, 0, 0))
+                }
+                switch field.key {
+                case "platform": context.platform = text
+                case "idiom": context.idiom = text
+                case "appVersion":
+                    guard let version = SemanticVersion(text) else {
+                        return (Self.pointerProblem("/context/appVersion", "\"\(text)\" is not a semantic version such as 7.2.0"), (0, 0, 0, 0))
+                    }
+                    context.appVersion = version
+                default:
+                    return (Self.pointerProblem("/context/\(field.key)", "unknown field; use platform, idiom and appVersion"), (0, 0, 0, 0))
+                }
+            }
+        }
+        var explain = false
+        switch document["explain"] {
+        case nil: break
+        case .bool(let b)?: explain = b
+        default: return (Self.pointerProblem("/explain", "expected true or false"), (0, 0, 0, 0))
+        }
+        let compiled = store.current.compiled
+        var writer = JSONWriter(capacity: 64 + urls.count * 360)
+        writer.raw("{\"results\":[")
+        var outcomes: Outcomes = (0, 0, 0, 0)
+        for (i, url) in urls.enumerated() {
+            if i > 0 { writer.byte(UInt8(ascii: ",")) }
+            let result = compiled.resolve(url, context: context, explain: explain)
+            Self.count(result.status, into: &outcomes)
+            compiled.writeResult(result, into: &writer)
+        }
+        writer.raw("]}")
+        return (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: writer.bytes), outcomes)
+    }
+
+    static func pointerProblem(_ pointer: String, _ detail: String) -> HTTPResponse {
+        Problem.badRequest(pointer.isEmpty ? detail : "\(pointer): \(detail)", [.init("pointer", .string(pointer))]).response
+    }
+
+    /// platform, idiom and appVersion from a query.
+    static func context(_ query: QueryString) -> Result<ResolveContext, Problem> {
+        var context = ResolveContext()
+        for name in ["platform", "idiom", "appVersion"] {
+            let values = query.values(name)
+            guard values.count <= 1 else { return .failure(.badRequest("give \(name) at most once")) }
+            guard let raw = values.first else { continue }
+            guard let text = String(validating: raw, as: UTF8.self) else { return .failure(.badRequest("\(name) is not UTF-8")) }
+            switch name {
+            case "platform": context.platform = text
+            case "idiom": context.idiom = text
+            default:
+                guard let version = SemanticVersion(text) else {
+                    return .failure(.badRequest("appVersion \"\(text)\" is not a semantic version such as 7.2.0"))
+                }
+                context.appVersion = version
+            }
+        }
+        return .success(context)
+    }
+
+    /// A boolean query flag: absent, `0`, `false`, `no` or empty is false; `1`, `true`,
+    /// `yes` is true.
+    static func flag(_ values: [[UInt8]]) -> Result<Bool, Problem> {
+        guard let raw = values.last else { return .success(false) }
+        switch String(decoding: raw, as: UTF8.self).lowercased() {
+        case "", "0", "false", "no": return .success(false)
+        case "1", "true", "yes": return .success(true)
+        default: return .failure(.badRequest("explain takes 1 or 0"))
+        }
+    }
+}
+

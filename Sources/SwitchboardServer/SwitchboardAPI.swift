@@ -1,0 +1,88 @@
+import MicroHTTPD
+import Switchboard
+
+/// The HTTP API of SPEC §3: routes each request to its endpoint, answers from the
+/// manifest in service, and counts it.
+final class SwitchboardAPI: HTTPHandler {
+    /// Request headers the endpoints read.
+    static let requestHeaders = ["If-None-Match", "If-Modified-Since", "Accept-Encoding"]
+    /// At most this many URLs in one `POST /v1/resolve`.
+    static let maxBatchURLs = 10_000
+
+    let store: ManifestStore
+    let metrics: Metrics
+
+    init(store: ManifestStore, metrics: Metrics) {
+        self.store = store
+        self.metrics = metrics
+    }
+
+    /// An endpoint: its path, the methods it allows, and its handler.
+    struct Endpoint: Sendable {
+        let metric: Metrics.Endpoint
+        let methods: [String]
+        let handle: @Sendable (SwitchboardAPI, HTTPRequest) -> (HTTPResponse, (Int, Int, Int, Int))
+    }
+
+    static let endpoints: [(path: [UInt8], endpoint: Endpoint)] = [
+        (Array("/v1/resolve".utf8), Endpoint(metric: .resolve, methods: ["GET", "HEAD", "POST"]) { api, request in
+            request.method == "POST" ? api.resolveBatch(request) : api.resolveOne(request)
+        }),
+        (Array("/v1/manifest".utf8), Endpoint(metric: .manifest, methods: ["GET", "HEAD"]) { api, request in
+            (api.manifest(request), (0, 0, 0, 0))
+        }),
+        (Array("/healthz".utf8), Endpoint(metric: .healthz, methods: ["GET", "HEAD"]) { _, _ in
+            (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"status":"ok"}"#.utf8)), (0, 0, 0, 0))
+        }),
+        (Array("/readyz".utf8), Endpoint(metric: .readyz, methods: ["GET", "HEAD"]) { api, _ in
+            (api.readiness(), (0, 0, 0, 0))
+        }),
+        (Array("/metrics".utf8), Endpoint(metric: .metrics, methods: ["GET", "HEAD"]) { api, _ in
+            (HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                          body: Array(api.metrics.render(store: api.store.snapshot).utf8)), (0, 0, 0, 0))
+        }),
+    ]
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let path = request.path
+        var metric = Metrics.Endpoint.other
+        var outcomes = (0, 0, 0, 0)
+        let response: HTTPResponse
+        if let match = Self.endpoints.first(where: { $0.path.elementsEqual(path) })?.endpoint {
+            metric = match.metric
+            if match.methods.contains(request.method) {
+                (response, outcomes) = match.handle(self, request)
+            } else {
+                var problem = Problem(status: 405, title: "Method Not Allowed",
+                                      detail: "\(request.method) is not allowed here; use \(match.methods.joined(separator: ", "))")
+                problem.headers = [("Allow", match.methods.joined(separator: ", "))]
+                response = problem.response
+            }
+        } else {
+            response = Problem(status: 404, title: "Not Found",
+                               detail: "no endpoint at \(String(decoding: path, as: UTF8.self))").response
+        }
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        metrics.record(endpoint: metric, method: request.method, status: response.status, seconds: seconds, outcomes: outcomes)
+        return response
+    }
+
+    func readiness() -> HTTPResponse {
+        let snapshot = store.snapshot
+        let served = snapshot.current
+        let body = JSONValue.object([
+            .init("status", .string("ready")),
+            .init("version", .integer(served.compiled.manifest.version)),
+            .init("etag", .string(served.compiled.etag)),
+            .init("loadedAt", .string(HTTPDate.rfc3339(served.loadedAt))),
+            .init("routes", .integer(Int64(served.compiled.manifest.routes.count))),
+            .init("reloads", .integer(Int64(snapshot.reloads))),
+            .init("reloadFailures", .integer(Int64(snapshot.reloadFailures))),
+            .init("lastReloadError", snapshot.lastReloadError.map { .string($0) } ?? .null),
+        ])
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body.serialized())
+    }
+}

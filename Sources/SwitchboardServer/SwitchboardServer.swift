@@ -1,0 +1,105 @@
+import Dispatch
+import Foundation
+import MicroHTTPD
+import Switchboard
+
+/// The Switchboard HTTP service: the manifest store, its reloader (inotify on the
+/// manifest's folder, plus ``reload()`` for SIGHUP) and the HTTP daemon.
+///
+/// ```swift
+/// let server = try SwitchboardServer(configuration: .init(manifestPath: "Config/routes.json", port: 0))
+/// print("listening on \(server.port)")
+/// server.stop()
+/// ```
+public final class SwitchboardServer: Sendable {
+    public struct Configuration: Sendable {
+        public var manifestPath: String
+        public var host: String
+        public var port: Int
+        public var threads: Int
+        /// Watch the manifest's folder and reload on change.
+        public var watch: Bool
+        /// The daemon's limits (host, port and threads above override its own).
+        public var http: HTTPDaemon.Configuration
+
+        public init(manifestPath: String = "Config/routes.json", host: String = "127.0.0.1", port: Int = 8080,
+                    threads: Int = 2, watch: Bool = true, http: HTTPDaemon.Configuration = HTTPDaemon.Configuration()) {
+            self.manifestPath = manifestPath
+            self.host = host
+            self.port = port
+            self.threads = threads
+            self.watch = watch
+            self.http = http
+        }
+    }
+
+    /// Why the server could not start.
+    public enum StartError: Error, Sendable, CustomStringConvertible {
+        case manifest(ManifestFile.LoadError)
+        case listen(HTTPDaemon.StartError)
+
+        public var description: String {
+            switch self {
+            case .manifest(let e): return e.description
+            case .listen(let e): return e.description
+            }
+        }
+    }
+
+    /// The bound port.
+    public let port: Int
+    let store: ManifestStore
+    let metrics = Metrics()
+    private let daemon: HTTPDaemon
+    private let reloader: Reloader
+    private let watcher: DirectoryWatcher?
+
+    public init(configuration: Configuration, log: @escaping @Sendable (String) -> Void = { _ in }) throws(StartError) {
+        do {
+            store = try ManifestStore(path: configuration.manifestPath, log: log)
+        } catch {
+            throw .manifest(error)
+        }
+        var http = configuration.http
+        http.host = configuration.host
+        http.port = configuration.port
+        http.threads = configuration.threads
+        http.requestHeaders = SwitchboardAPI.requestHeaders
+        do {
+            daemon = try HTTPDaemon(configuration: http, handler: SwitchboardAPI(store: store, metrics: metrics))
+        } catch {
+            throw .listen(error)
+        }
+        port = daemon.port
+        let reloader = Reloader(store: store)
+        self.reloader = reloader
+        if configuration.watch {
+            let folder = (configuration.manifestPath as NSString).deletingLastPathComponent
+            watcher = DirectoryWatcher(directory: folder.isEmpty ? "." : folder, queue: reloader.queue) { reloader.schedule() }
+            if watcher == nil { log("cannot watch \(folder) for changes; reload with SIGHUP") }
+        } else {
+            watcher = nil
+        }
+        let m = store.current.compiled.manifest
+        log("serving \(configuration.manifestPath) (version \(m.version), \(m.routes.count) routes) on \(configuration.host):\(port)")
+    }
+
+    /// Re-reads the manifest now (SIGHUP) and waits for the outcome.
+    @discardableResult
+    public func reload() -> String {
+        switch reloader.reloadNow() {
+        case .reloaded(let version, let etag): return "reloaded version \(version) \(etag)"
+        case .unchanged: return "unchanged"
+        case .failed(let message): return "failed: \(message)"
+        }
+    }
+
+    /// The ETag of the manifest in service.
+    public var etag: String { store.current.compiled.etag }
+
+    /// Stops accepting, lets in-flight requests finish (up to `gracePeriod`), stops.
+    public func stop(gracePeriod: Duration = .seconds(10)) {
+        watcher?.cancel()
+        daemon.stop(gracePeriod: gracePeriod)
+    }
+}
