@@ -57,6 +57,15 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
         if lengths > 1 || (lengths == 1 && chunked) {
             return queue(connection, problem(400, "Bad Request", "conflicting Content-Length / Transfer-Encoding headers"))
         }
+        // A NUL byte inside the request target truncates the C string MHD hands out; the
+        // version follows the target in the same request-line buffer, so a gap larger
+        // than the target we saw means bytes were hidden behind a NUL.
+        if let url, let version, version.pointee != 0 {
+            let gap = UnsafeRawPointer(version) - UnsafeRawPointer(url)
+            if gap > state.target.count + 1 && gap < limits.connectionMemoryLimit {
+                return queue(connection, problem(400, "Bad Request", "NUL byte in the request target"))
+            }
+        }
         if state.target.count > limits.maxTargetLength {
             return queue(connection, problem(414, "URI Too Long", "the request target is longer than \(limits.maxTargetLength) bytes"))
         }

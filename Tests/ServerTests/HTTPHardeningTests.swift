@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import SwitchboardServer
+
+@Suite(.serialized)
+final class HTTPHardeningTests {
+    let folder: ManifestFolder
+    let server: SwitchboardServer
+
+    init() throws {
+        folder = try ManifestFolder(Manifests.bundled)
+        server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, threads: 2, watch: false))
+    }
+
+    deinit { server.stop(gracePeriod: .zero) }
+
+    func alive() throws -> Bool { try RawHTTP.get("/healthz", port: server.port).status == 200 }
+
+    @Test func refusesDuplicateContentLength() throws {
+        let request = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Length: 13\r\nContent-Length: 14\r\n\r\n{\"urls\": []} "
+        #expect(try RawHTTP.exchange(Array(request.utf8), port: server.port).status == 400)
+        #expect(try alive())
+    }
+
+    @Test func refusesContentLengthWithChunkedEncoding() throws {
+        let request = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+        #expect(try RawHTTP.exchange(Array(request.utf8), port: server.port).status == 400)
+        #expect(try alive())
+    }
+
+    @Test func acceptsChunkedBodies() throws {
+        let body = #"{"urls":["/a"]}"#
+        let chunk = String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n0\r\n\r\n"
+        let request = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk
+        #expect(try RawHTTP.exchange(Array(request.utf8), port: server.port).status == 200)
+    }
+
+    @Test func overLongTargetsGet414() throws {
+        let long = "/v1/resolve?url=/" + String(repeating: "a", count: 20_000)
+        let r = try RawHTTP.get(long, port: server.port)
+        #expect(r.status == 414)
+        #expect(try alive())
+    }
+
+    @Test func oversizedHeadersGet431() throws {
+        let r = try RawHTTP.get("/healthz", headers: [("X-Big", String(repeating: "b", count: 70_000))], port: server.port)
+        #expect(r.status == 431)
+        #expect(try alive())
+    }
+
+    @Test func nulBytesInTheTargetAreRefused() throws {
+        let request = Array("GET /v1/resolve?url=/a".utf8) + [0] + Array("b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+        let status = (try? RawHTTP.exchange(request, port: server.port))?.status
+        #expect(status == nil || status == 400)
+        #expect(try alive())
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A minimal HTTP/1.1 client over a real socket, so tests control every byte sent
+/// (duplicate headers, bad framing) and see every byte answered.
+enum RawHTTP {
+    struct Response {
+        let status: Int
+        let headers: [(String, String)]
+        let body: [UInt8]
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        }
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+
+        func json() throws -> [String: Any] {
+            guard let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+                throw RawHTTPError.notJSON(text)
+            }
+            return object
+        }
+    }
+
+    enum RawHTTPError: Error {
+        case connect(Int32)
+        case closedWithoutResponse
+        case notJSON(String)
+    }
+
+    /// Sends `request` as is and reads until the response is complete or the server closes.
+    static func exchange(_ request: [UInt8], port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 10) throws -> Response {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw RawHTTPError.connect(errno) }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, host, &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw RawHTTPError.connect(errno) }
+        var sent = 0
+        while sent < request.count {
+            let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { break }
+            sent += n
+        }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            received += buffer[0..<n]
+            if let response = parse(received, complete: false) { return response }
+        }
+        guard let response = parse(received, complete: true) else { throw RawHTTPError.closedWithoutResponse }
+        return response
+    }
+
+    /// A request with `Connection: close`.
+    static func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = [],
+                        port: Int) throws -> Response {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        if !body.isEmpty || method == "POST" { text += "Content-Length: \(body.count)\r\n" }
+        text += "\r\n"
+        return try exchange(Array(text.utf8) + body, port: port)
+    }
+
+    static func get(_ target: String, headers: [(String, String)] = [], port: Int) throws -> Response {
+        try request("GET", target, headers: headers, port: port)
+    }
+
+    /// Parses a response once its head and `Content-Length` body have arrived (or,
+    /// when `complete`, whatever arrived before the server closed).
+    static func parse(_ bytes: [UInt8], complete: Bool) -> Response? {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = (0...max(0, bytes.count - 4)).first(where: { bytes.count >= 4 && Array(bytes[$0..<$0 + 4]) == separator }) else {
+            return nil
+        }
+        let head = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = head[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { return nil }
+        var headers: [(String, String)] = []
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        }
+        let body = Array(bytes[(end + 4)...])
+        if let length = headers.first(where: { $0.0.lowercased() == "content-length" }).flatMap({ Int($0.1) }) {
+            guard body.count >= length else { return complete ? Response(status: status, headers: headers, body: body) : nil }
+            return Response(status: status, headers: headers, body: Array(body.prefix(length)))
+        }
+        return complete || status == 304 ? Response(status: status, headers: headers, body: body) : nil
+    }
+}
+
+/// A temporary folder with a manifest in it, removed when the test ends.
+final class ManifestFolder {
+    let url: URL
+    var manifest: URL { url.appendingPathComponent("routes.json") }
+
+    init(_ json: String) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try Data(json.utf8).write(to: manifest)
+    }
+
+    /// Replaces the manifest the way editors do: write a temporary file, rename it over.
+    func replace(_ json: String) throws {
+        let temporary = url.appendingPathComponent(".routes.json.tmp-\(UUID().uuidString)")
+        try Data(json.utf8).write(to: temporary)
+        guard rename(temporary.path, manifest.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+enum Manifests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var bundled: String { try! String(contentsOf: root.appendingPathComponent("Config/routes.json"), encoding: .utf8) }
+
+    /// A small manifest whose version and destination vary.
+    static func small(version: Int, destination: String = "Artwork") -> String {
+        """
+        {"version": \(version), "updatedAt": "2026-11-20T10:00:00Z", "hosts": ["artsy.net"], "schemes": ["artsy"],
+         "routes": [{"name": "artwork", "pattern": "/artwork/:id", "destination": "\(destination)"},
+                    {"name": "home", "pattern": "/", "destination": "Home"}]}
+        """
+    }
+}
+
+/// Polls `condition` until it holds or `seconds` pass (no fixed sleeps).
+func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(5_000)
+    }
+    return try condition()
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import SwitchboardServer
+
+@Suite(.serialized)
+final class ResolveEndpointTests {
+    let folder: ManifestFolder
+    let server: SwitchboardServer
+
+    init() throws {
+        folder = try ManifestFolder(Manifests.bundled)
+        server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, threads: 2, watch: false))
+    }
+
+    deinit { server.stop(gracePeriod: .zero) }
+
+    @Test func resolvesAURLPassedInTheQuery() throws {
+        let r = try RawHTTP.get("/v1/resolve?url=https%3A%2F%2Fwww.artsy.net%2Fartwork%2Fandy-warhol-soup%3Fref%3Dhome%23top", port: server.port)
+        #expect(r.status == 200)
+        #expect(r.header("Content-Type") == "application/json")
+        #expect(r.text.hasPrefix(#"{"url":"https://www.artsy.net/artwork/andy-warhol-soup?ref=home#top","status":"matched","route":{"name":"artwork","pattern":"/artwork/:id"},"destination":"Artwork","params":{"id":"andy-warhol-soup","ref":"home"},"presentation":{"style":"push"},"fragment":"top","manifest":{"version":1,"etag":"\"sha256-"#))
+    }
+
+    @Test func decodesTheURLParameterExactlyOnce() throws {
+        // %252F in the query is %2F in the URL: one param value a/b, not two segments.
+        let r = try RawHTTP.get("/v1/resolve?url=https%3A%2F%2Fartsy.net%2Fartist%2Fa%252Fb", port: server.port)
+        let json = try r.json()
+        #expect(json["url"] as? String == "https://artsy.net/artist/a%2Fb")
+        #expect((json["params"] as? [String: String])?["id"] == "a/b")
+        // A raw + in the query is a space (form encoding): the URL has a space and is rejected.
+        let plus = try RawHTTP.get("/v1/resolve?url=/artist/a+b", port: server.port).json()
+        #expect(plus["status"] as? String == "rejected")
+        #expect(try RawHTTP.get("/v1/resolve?url=/artist/a%2Bb", port: server.port).json()["status"] as? String == "matched")
+    }
+
+    @Test func appliesContextAndExplains() throws {
+        let r = try RawHTTP.get("/v1/resolve?url=/user/conversations/12&appVersion=7.1.0&platform=ios&explain=1", port: server.port).json()
+        #expect((r["route"] as? [String: String])?["name"] == "conversation-web")
+        let explain = try #require(r["explain"] as? [String: Any])
+        let tried = try #require(explain["tried"] as? [[String: String]])
+        #expect(tried.map { $0["route"] } == ["conversation", "conversation-web"])
+        #expect(tried.first?["reason"] == "since 7.2.0 > appVersion 7.1.0")
+    }
+
+    @Test(arguments: [
+        ("/v1/resolve", "the url parameter is required"),
+        ("/v1/resolve?url=/a&url=/b", "give the url parameter once"),
+        ("/v1/resolve?url=/a%zz", "malformed query string"),
+        ("/v1/resolve?url=/a%00b", "NUL"),
+        ("/v1/resolve?url=/a&appVersion=seven", "appVersion"),
+        ("/v1/resolve?url=/a&explain=maybe", "explain"),
+    ])
+    func answersProblemsForBadQueries(_ target: String, _ detail: String) throws {
+        let r = try RawHTTP.get(target, port: server.port)
+        #expect(r.status == 400)
+        #expect(r.header("Content-Type") == "application/problem+json")
+        let json = try r.json()
+        #expect(json["type"] as? String == "about:blank")
+        #expect(json["title"] as? String == "Bad Request")
+        #expect(json["status"] as? Int == 400)
+        #expect((json["detail"] as? String)?.contains(detail) == true, "\(json)")
+    }
+
+    @Test func everyClassifiableURLGets200() throws {
+        for url in ["javascript%3Aalert(1)", "%2F%2F%2Fevil.com", "mailto%3Aa%40b", "%C3%28", ""] {
+            let r = try RawHTTP.get("/v1/resolve?url=\(url)", port: server.port)
+            #expect(r.status == 200, "\(url)")
+        }
+    }
+
+    @Test func resolvesBatchesInOrder() throws {
+        let body = #"{"urls": ["/artist/banksy", "mailto:a@b.c", "/no/where/at/all", "javascript:x"], "context": {"idiom": "tablet"}}"#
+        let r = try RawHTTP.request("POST", "/v1/resolve", headers: [("Content-Type", "application/json")], body: Array(body.utf8), port: server.port)
+        #expect(r.status == 200)
+        let results = try #require(try r.json()["results"] as? [[String: Any]])
+        #expect(results.map { $0["status"] as? String } == ["matched", "external", "fallback", "rejected"])
+        #expect((results[0]["presentation"] as? [String: String]) == ["style": "modal"])
+    }
+
+    @Test func refusesBadBatches() throws {
+        func post(_ body: String) throws -> RawHTTP.Response {
+            try RawHTTP.request("POST", "/v1/resolve", body: Array(body.utf8), port: server.port)
+        }
+        let malformed = try post(#"{"urls": ["/a",]}"#)
+        #expect(malformed.status == 400)
+        #expect(try malformed.json()["offset"] as? Int == 15)
+        #expect(try post(#"{"urls": [1]}"#).json()["pointer"] as? String == "/urls/0")
+        #expect(try post(#"["/a"]"#).status == 400)
+        #expect(try post(#"{"url": "/a"}"#).status == 400)
+        #expect(try post(#"{"urls": [], "context": {"appVersion": "x"}}"#).json()["pointer"] as? String == "/context/appVersion")
+        #expect(try post(String(repeating: "[", count: 10_000)).status == 400)
+        #expect(try post("{\"urls\": [\"\u{FFFD}\"]}").status == 200)
+        #expect(try RawHTTP.request("POST", "/v1/resolve", body: [0x7B, 0xFF, 0x7D], port: server.port).status == 400)
+    }
+
+    @Test func limitsBatchesTo10000URLsAnd1MiB() throws {
+        let ok = "{\"urls\": [" + Array(repeating: "\"/a\"", count: 10_000).joined(separator: ",") + "]}"
+        let okResponse = try RawHTTP.request("POST", "/v1/resolve", body: Array(ok.utf8), port: server.port)
+        #expect(okResponse.status == 200)
+        #expect((try okResponse.json()["results"] as? [Any])?.count == 10_000)
+        let tooMany = "{\"urls\": [" + Array(repeating: "\"/a\"", count: 10_001).joined(separator: ",") + "]}"
+        #expect(try RawHTTP.request("POST", "/v1/resolve", body: Array(tooMany.utf8), port: server.port).status == 413)
+        let big = [UInt8](repeating: UInt8(ascii: " "), count: (1 << 20) + 1)
+        #expect(try RawHTTP.request("POST", "/v1/resolve", body: big, port: server.port).status == 413)
+        let exactly = Array("{\"urls\":[]}".utf8) + [UInt8](repeating: UInt8(ascii: " "), count: (1 << 20) - 11)
+        #expect(try RawHTTP.request("POST", "/v1/resolve", body: exactly, port: server.port).status == 200)
+    }
+}
