@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "RouteMatchingTests", dependencies: ["RouteMatching"]),
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard"]),
         .testTarget(name: "CLITests", dependencies: ["Switchboard"]),
-        .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "MicroHTTPD"]),
+        .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD"]),
     ],
     swiftLanguageModes: [.v6]
 )
