@@ -68,7 +68,6 @@ static inline struct MHD_Daemon *sb_start_daemon(const struct sb_daemon_config *
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, config->memory_limit,
         MHD_OPTION_THREAD_STACK_SIZE, config->stack_size,
         MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
-        MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
         MHD_OPTION_UNESCAPE_CALLBACK, sb_identity_unescape, NULL,
         MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
@@ -81,11 +80,6 @@ static inline uint16_t sb_daemon_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
-/// How many connections the daemon has open.
-static inline unsigned int sb_daemon_connections(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
-    return info == NULL ? 0 : info->num_connections;
-}
 
 /// A response whose body MHD copies (MHD_create_response_from_buffer_copy does not
 /// exist before 1.0).

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Synchronization
 
 // The C callbacks libmicrohttpd calls on its threads. Kept out of any actor (a closure
 // in main.swift would be main-actor isolated and trap on these threads) and free of
@@ -20,7 +21,8 @@ final class RequestState {
 /// `release()` in `requestCompleted` (MHD marks the connection client-aware when it
 /// calls this, so the completion callback always follows).
 func requestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
-    guard let uri else { return nil }
+    guard let uri, let cls else { return nil }
+    Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().inFlight.add(1, ordering: .relaxed)
     let length = strlen(uri)
     let target = [UInt8](UnsafeRawBufferPointer(start: uri, count: length))
     return Unmanaged.passRetained(RequestState(target: target)).toOpaque()
@@ -32,6 +34,7 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
     guard let state, let pointer = state.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(pointer).release()
     state.pointee = nil
+    if let cls { Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing) }
 }
 
 /// The access handler: called once with the headers, then with each piece of body,

@@ -86,7 +86,7 @@ public final class HTTPDaemon: Sendable {
             config.timeout_seconds = UInt32(configuration.timeoutSeconds)
             config.memory_limit = configuration.connectionMemoryLimit
             config.stack_size = 1 << 20
-            return sb_start_daemon(&config, accessHandler, context.toOpaque(), requestCompleted, nil,
+            return sb_start_daemon(&config, accessHandler, context.toOpaque(), requestCompleted, context.toOpaque(),
                                    requestStarted, context.toOpaque())
         }
         guard let started else {
@@ -104,10 +104,8 @@ public final class HTTPDaemon: Sendable {
         self.context = context
     }
 
-    /// Open connections right now.
-    public var connectionCount: Int {
-        daemon.withLock { $0.map { Int(sb_daemon_connections($0)) } ?? 0 }
-    }
+    /// Requests received and not yet completed.
+    public var requestsInFlight: Int { context.takeUnretainedValue().inFlight.load(ordering: .relaxed) }
 
     /// Stops accepting connections, lets open requests finish for up to
     /// `gracePeriod`, then stops the daemon. Safe to call more than once.
@@ -117,14 +115,19 @@ public final class HTTPDaemon: Sendable {
             d = nil
             return current
         }) else { return }
+        // Quiescing hands the listening socket back; closing it refuses new
+        // connections at once instead of leaving them queued unanswered.
         let listener = MHD_quiesce_daemon(running)
+        if listener >= 0 { close(listener) }
         let clock = ContinuousClock()
         let deadline = clock.now + gracePeriod
-        while sb_daemon_connections(running) > 0 && clock.now < deadline {
+        // MHD_DAEMON_INFO_CURRENT_CONNECTIONS reads 0 in thread-pool mode, and idle
+        // keep-alive connections need no waiting for: count requests in flight.
+        let state = context.takeUnretainedValue()
+        while state.inFlight.load(ordering: .acquiring) > 0 && clock.now < deadline {
             usleep(10_000)
         }
         MHD_stop_daemon(running)
-        if listener >= 0 { close(listener) }
         context.release()
     }
 
@@ -138,6 +141,8 @@ final class DaemonContext: Sendable {
     let configuration: HTTPDaemon.Configuration
     let headerNames: [String]
     let handler: any HTTPHandler
+    /// Requests between their request line and their completion.
+    let inFlight = Atomic<Int>(0)
 
     init(configuration: HTTPDaemon.Configuration, headerNames: [String], handler: any HTTPHandler) {
         self.configuration = configuration

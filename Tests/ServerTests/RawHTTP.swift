@@ -31,37 +31,58 @@ enum RawHTTP {
         case notJSON(String)
     }
 
+    /// An open connection: send bytes in pieces, then read one response.
+    final class Connection {
+        let fd: Int32
+
+        init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 10) throws {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw RawHTTPError.connect(errno) }
+            var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, host, &address.sin_addr)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else {
+                close(fd)
+                throw RawHTTPError.connect(errno)
+            }
+        }
+
+        func send(_ bytes: [UInt8]) {
+            var sent = 0
+            while sent < bytes.count {
+                let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { return }
+                sent += n
+            }
+        }
+
+        func response() throws -> Response {
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if n <= 0 { break }
+                received += buffer[0..<n]
+                if let response = parse(received, complete: false) { return response }
+            }
+            guard let response = parse(received, complete: true) else { throw RawHTTPError.closedWithoutResponse }
+            return response
+        }
+
+        deinit { close(fd) }
+    }
+
     /// Sends `request` as is and reads until the response is complete or the server closes.
     static func exchange(_ request: [UInt8], port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 10) throws -> Response {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw RawHTTPError.connect(errno) }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, host, &address.sin_addr)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw RawHTTPError.connect(errno) }
-        var sent = 0
-        while sent < request.count {
-            let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { break }
-            sent += n
-        }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            received += buffer[0..<n]
-            if let response = parse(received, complete: false) { return response }
-        }
-        guard let response = parse(received, complete: true) else { throw RawHTTPError.closedWithoutResponse }
-        return response
+        let connection = try Connection(port: port, host: host, timeoutSeconds: timeoutSeconds)
+        connection.send(request)
+        return try connection.response()
     }
 
     /// A request with `Connection: close`.

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// `switchboard serve` run as a process: signals, exit codes, start-up refusals.
+@Suite(.serialized)
+struct ServeProcessTests {
+    static let executable: URL = {
+        let nextToTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("switchboard")
+        if FileManager.default.isExecutableFile(atPath: nextToTests.path) { return nextToTests }
+        return Manifests.root.appendingPathComponent(".build/debug/switchboard")
+    }()
+
+    /// A running `switchboard serve`, its port read from its start-up line.
+    final class Served {
+        let process = Process()
+        let stderr = Pipe()
+        var port = 0
+        var log = ""
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = ServeProcessTests.executable
+            process.arguments = ["serve", "--port", "0", "--threads", "2"] + arguments
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            while port == 0 {
+                let data = stderr.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                log += String(decoding: data, as: UTF8.self)
+                if let match = log.firstMatch(of: /on 127\.0\.0\.1:(\d+)/) { port = Int(match.1)! }
+            }
+        }
+
+        /// Sends a signal and waits for the exit status.
+        func stop(_ signal: Int32 = SIGTERM) -> Int32 {
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    @Test func servesAndStopsCleanlyOnSIGTERM() throws {
+        let served = try Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path])
+        #expect(served.port > 0, "\(served.log)")
+        #expect(try RawHTTP.get("/healthz", port: served.port).status == 200)
+        #expect(served.stop(SIGTERM) == 0)
+    }
+
+    @Test func finishesInFlightRequestsOnSIGINT() throws {
+        let served = try Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path])
+        // A request whose body is still arriving when the signal comes.
+        let body = Array(#"{"urls": ["/artist/banksy"]}"#.utf8)
+        let connection = try RawHTTP.Connection(port: served.port)
+        connection.send(Array("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+                        + body.prefix(5))
+        #expect(try eventually { try RawHTTP.get("/metrics", port: served.port).status == 200 })
+        kill(served.process.processIdentifier, SIGINT)
+        // New connections are refused once the daemon quiesces; the open one is served.
+        #expect(eventually { (try? RawHTTP.get("/healthz", port: served.port)) == nil })
+        connection.send(Array(body.dropFirst(5)))
+        let response = try connection.response()
+        #expect(response.status == 200)
+        #expect(response.text.contains("\"destination\":\"Artist\""))
+        served.process.waitUntilExit()
+        #expect(served.process.terminationStatus == 0)
+    }
+
+    @Test func reloadsOnSIGHUP() throws {
+        let folder = try ManifestFolder(Manifests.small(version: 1))
+        let served = try Served(["--config", folder.manifest.path])
+        defer { _ = served.stop() }
+        try Data(Manifests.small(version: 7, destination: "Seven").utf8).write(to: folder.manifest)
+        kill(served.process.processIdentifier, SIGHUP)
+        #expect(try eventually {
+            try RawHTTP.get("/v1/resolve?url=/artwork/x", port: served.port).json()["destination"] as? String == "Seven"
+        })
+    }
+
+    @Test func refusesToStartOnAnInvalidManifest() throws {
+        let folder = try ManifestFolder(#"{"version": 1, "routes": []}"#)
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--port", "0", "--config", folder.manifest.path]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text.contains("error[empty-routes] /routes"))
+    }
+
+    @Test func exits2WhenThePortIsTaken() throws {
+        let first = try Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path])
+        defer { _ = first.stop() }
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--port", String(first.port), "--config", Manifests.root.appendingPathComponent("Config/routes.json").path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let exited = eventually(within: 10) { !process.isRunning }
+        if !exited { process.terminate() }
+        process.waitUntilExit()
+        #expect(exited)
+        #expect(process.terminationStatus == 2)
+    }
+}
