@@ -36,8 +36,8 @@ public final class HTTPDaemon: Sendable {
         public var requestHeaders: [String]
 
         public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, connectionLimit: Int = 4096,
-                    perIPConnectionLimit: Int = 256, timeoutSeconds: Int = 15, connectionMemoryLimit: Int = 64 << 10,
-                    maxTargetLength: Int = 16 << 10, maxBodySize: Int = 1 << 20, requestHeaders: [String] = []) {
+                    perIPConnectionLimit: Int = 256, timeoutSeconds: Int = 15, connectionMemoryLimit: Int = 32 << 10,
+                    maxTargetLength: Int = 12 << 10, maxBodySize: Int = 1 << 20, requestHeaders: [String] = []) {
             self.host = host
             self.port = port
             self.threads = threads

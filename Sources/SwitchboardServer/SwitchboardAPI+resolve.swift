@@ -115,18 +115,31 @@ extension SwitchboardAPI {
         Problem.badRequest(pointer.isEmpty ? detail : "\(pointer): \(detail)", [.init("pointer", .string(pointer))]).response
     }
 
-    /// platform, idiom and appVersion from a query.
+    /// platform, idiom and appVersion from a query, in one pass over its items.
     static func context(_ query: QueryString) -> Result<ResolveContext, Problem> {
         var context = ResolveContext()
-        for name in ["platform", "idiom", "appVersion"] {
-            let values = query.values(name)
-            guard values.count <= 1 else { return .failure(.badRequest("give \(name) at most once")) }
-            guard let raw = values.first else { continue }
-            guard let text = String(validating: raw, as: UTF8.self) else { return .failure(.badRequest("\(name) is not UTF-8")) }
+        var seen = (platform: false, idiom: false, appVersion: false)
+        for item in query.items {
+            let name: String
+            switch item.key {
+            case Self.platformKey: name = "platform"
+            case Self.idiomKey: name = "idiom"
+            case Self.appVersionKey: name = "appVersion"
+            default: continue
+            }
+            guard let text = UTF8Validation.string(item.value[...]) else { return .failure(.badRequest("\(name) is not UTF-8")) }
             switch name {
-            case "platform": context.platform = text
-            case "idiom": context.idiom = text
+            case "platform":
+                guard !seen.platform else { return .failure(.badRequest("give platform at most once")) }
+                seen.platform = true
+                context.platform = text
+            case "idiom":
+                guard !seen.idiom else { return .failure(.badRequest("give idiom at most once")) }
+                seen.idiom = true
+                context.idiom = text
             default:
+                guard !seen.appVersion else { return .failure(.badRequest("give appVersion at most once")) }
+                seen.appVersion = true
                 guard let version = SemanticVersion(text) else {
                     return .failure(.badRequest("appVersion \"\(text)\" is not a semantic version such as 7.2.0"))
                 }
@@ -135,6 +148,10 @@ extension SwitchboardAPI {
         }
         return .success(context)
     }
+
+    static let platformKey = Array("platform".utf8)
+    static let idiomKey = Array("idiom".utf8)
+    static let appVersionKey = Array("appVersion".utf8)
 
     /// A boolean query flag: absent, `0`, `false`, `no` or empty is false; `1`, `true`,
     /// `yes` is true.

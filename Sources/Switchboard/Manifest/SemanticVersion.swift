@@ -14,30 +14,50 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     public let prerelease: [String]
 
     public init?(_ text: String) {
-        var core = Substring(text)
-        if let plus = core.firstIndex(of: "+") {
-            let build = core[core.index(after: plus)...]
-            guard Self.identifiersAreValid(build) else { return nil }
-            core = core[..<plus]
+        // One pass over the bytes: MAJOR[.MINOR[.PATCH]][-PRERELEASE][+BUILD].
+        let utf8 = text.utf8
+        var numbers = [0, 0, 0]
+        var count = 0
+        var digits = 0
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let b = utf8[index]
+            if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
+                guard digits < 9 else { return nil }
+                numbers[count] = numbers[count] * 10 + Int(b - UInt8(ascii: "0"))
+                digits += 1
+            } else if b == UInt8(ascii: ".") {
+                guard digits > 0, count < 2 else { return nil }
+                count += 1
+                digits = 0
+            } else if b == UInt8(ascii: "-") || b == UInt8(ascii: "+") {
+                break
+            } else {
+                return nil
+            }
+            index = utf8.index(after: index)
         }
+        guard digits > 0 else { return nil }
         var pre: [String] = []
-        if let dash = core.firstIndex(of: "-") {
-            let tail = core[core.index(after: dash)...]
-            guard Self.identifiersAreValid(tail) else { return nil }
-            pre = tail.split(separator: ".").map(String.init)
-            core = core[..<dash]
+        if index < utf8.endIndex {
+            let tail = Substring(text)[index...]
+            var rest = tail.dropFirst()
+            if tail.first == "-" {
+                let end = rest.firstIndex(of: "+") ?? rest.endIndex
+                guard Self.identifiersAreValid(rest[..<end]) else { return nil }
+                pre = rest[..<end].split(separator: ".").map(String.init)
+                rest = rest[end...].dropFirst()
+                if end == tail.endIndex { rest = rest[rest.endIndex...] }
+                if end < tail.endIndex {
+                    guard Self.identifiersAreValid(rest) else { return nil }
+                }
+            } else {
+                guard Self.identifiersAreValid(rest) else { return nil }
+            }
         }
-        let numbers = core.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...3).contains(numbers.count) else { return nil }
-        var values: [Int] = []
-        for n in numbers {
-            guard !n.isEmpty, n.count <= 9, n.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let v = Int(n) else { return nil }
-            values.append(v)
-        }
-        while values.count < 3 { values.append(0) }
-        major = values[0]
-        minor = values[1]
-        patch = values[2]
+        major = numbers[0]
+        minor = numbers[1]
+        patch = numbers[2]
         prerelease = pre
     }
 
