@@ -15,6 +15,9 @@ final class ServedManifest: Sendable {
     let echoPlain: PreparedResponse
     let echoGzip: PreparedResponse
     let echoETag: String
+    /// 304 answers, shared like the bodies: no per-request allocation.
+    let manifestNotModified: PreparedResponse
+    let echoNotModified: PreparedResponse
 
     init?(compiled: CompiledManifest, sourceBytes: [UInt8], loadedAt: Int64) {
         let m = compiled.manifest
@@ -24,18 +27,23 @@ final class ServedManifest: Sendable {
         self.lastModified = m.updatedAtEpoch.map(HTTPDate.format)
         let echo = Self.echoJSON(m).serialized()
         self.echoETag = "\"sha256-\(SHA256.hex(echo))\""
-        func headers(_ etag: String) -> [(String, String)] {
-            var h = [("Content-Type", "application/json"), ("ETag", etag), ("X-Manifest-Version", "\(m.version)"),
-                     ("Cache-Control", "public, max-age=60"), ("Vary", "Accept-Encoding")]
+        func validators(_ etag: String) -> [(String, String)] {
+            var h = [("ETag", etag), ("X-Manifest-Version", "\(m.version)"), ("Cache-Control", "public, max-age=60"),
+                     ("Vary", "Accept-Encoding")]
             if let lastModified = m.updatedAtEpoch.map(HTTPDate.format) { h.append(("Last-Modified", lastModified)) }
             return h
         }
+        func headers(_ etag: String) -> [(String, String)] { [("Content-Type", "application/json")] + validators(etag) }
         guard let canonicalGzip = Gzip.compress(compiled.canonicalBytes), let echoGzip = Gzip.compress(echo),
               let manifestPlain = PreparedResponse(body: compiled.canonicalBytes, headers: headers(compiled.etag)),
               let manifestGzip = PreparedResponse(body: canonicalGzip, headers: headers(compiled.etag) + [("Content-Encoding", "gzip")]),
               let echoPlain = PreparedResponse(body: echo, headers: headers(echoETag)),
-              let echoGzipResponse = PreparedResponse(body: echoGzip, headers: headers(echoETag) + [("Content-Encoding", "gzip")])
+              let echoGzipResponse = PreparedResponse(body: echoGzip, headers: headers(echoETag) + [("Content-Encoding", "gzip")]),
+              let manifestNotModified = PreparedResponse(body: [], headers: validators(compiled.etag)),
+              let echoNotModified = PreparedResponse(body: [], headers: validators(echoETag))
         else { return nil }
+        self.manifestNotModified = manifestNotModified
+        self.echoNotModified = echoNotModified
         self.manifestPlain = manifestPlain
         self.manifestGzip = manifestGzip
         self.echoPlain = echoPlain

@@ -18,10 +18,10 @@ extension SwitchboardAPI {
         }
         let etag = echo ? served.echoETag : served.compiled.etag
         if let ifNoneMatch = request.header("If-None-Match") {
-            if Self.matches(ifNoneMatch, etag) { return notModified(served, etag) }
+            if Self.matches(ifNoneMatch, etag) { return HTTPResponse(status: 304, prepared: echo ? served.echoNotModified : served.manifestNotModified) }
         } else if let since = request.header("If-Modified-Since"), let lastModified = served.compiled.manifest.updatedAtEpoch,
                   let date = HTTPDate.parse(since), lastModified <= date {
-            return notModified(served, etag)
+            return HTTPResponse(status: 304, prepared: echo ? served.echoNotModified : served.manifestNotModified)
         }
         let gzip = Self.acceptsGzip(request.header("Accept-Encoding"))
         switch (echo, gzip) {
@@ -32,21 +32,21 @@ extension SwitchboardAPI {
         }
     }
 
-    private func notModified(_ served: ServedManifest, _ etag: String) -> HTTPResponse {
-        var headers = [("ETag", etag), ("Cache-Control", "public, max-age=60"), ("Vary", "Accept-Encoding"),
-                       ("X-Manifest-Version", "\(served.compiled.manifest.version)")]
-        if let lastModified = served.lastModified { headers.append(("Last-Modified", lastModified)) }
-        return HTTPResponse(status: 304, headers: headers)
-    }
-
     /// RFC 9110 If-None-Match: `*`, or a list of entity tags compared weakly.
     static func matches(_ header: String, _ etag: String) -> Bool {
-        let wanted = etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
-        for candidate in header.split(separator: ",") {
-            var tag = candidate.trimmingSpaces
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            if tag == wanted { return true }
+        // On bytes: split at commas, trim spaces, drop a W/ prefix, compare.
+        let wanted = etag.utf8.starts(with: "W/".utf8) ? etag.utf8.dropFirst(2) : etag.utf8[...]
+        let bytes = header.utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
+            var tag = bytes[start..<end]
+            while let first = tag.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { tag = tag.dropFirst() }
+            while let last = tag.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { tag = tag.dropLast() }
+            if tag.elementsEqual("*".utf8) { return true }
+            if tag.starts(with: "W/".utf8) { tag = tag.dropFirst(2) }
+            if tag.elementsEqual(wanted) { return true }
+            start = end == bytes.endIndex ? end : bytes.index(after: end)
         }
         return false
     }
