@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Switchboard
 import SwitchboardServer
+import Synchronization
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,11 +33,37 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let server: SwitchboardServer
+        // Signal handling is in place before the server starts (and logs its port), so a
+        // signal sent as soon as the port is known is never lost.
+        let server = Mutex<SwitchboardServer?>(nil)
+        let stopRequested = Atomic<Bool>(false)
+        let stopped = DispatchSemaphore(value: 0)
+        let signals = DispatchQueue(label: "switchboard.signals")
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signals)
+            source.setEventHandler {
+                let running = server.withLock { $0 }
+                if number == SIGHUP {
+                    if let running { printError("switchboard: SIGHUP: \(running.reload())") }
+                } else if !stopRequested.exchange(true, ordering: .acquiringAndReleasing) {
+                    printError("switchboard: stopping: finishing in-flight requests")
+                    running?.stop()
+                    stopped.signal()
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        defer { sources.forEach { $0.cancel() } }
         do {
-            server = try SwitchboardServer(
+            let started = try SwitchboardServer(
                 configuration: .init(manifestPath: config, host: host, port: port, threads: threads),
                 log: { printError("switchboard: \($0)") })
+            server.withLock { $0 = started }
+            // A stop that came while starting found no server to stop.
+            if stopRequested.load(ordering: .acquiring) { started.stop() }
         } catch {
             switch error {
             case .manifest(.invalid(let path, let manifestError)):
@@ -47,25 +74,6 @@ struct ServeCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        let stopped = DispatchSemaphore(value: 0)
-        let signals = DispatchQueue(label: "switchboard.signals")
-        var sources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM, SIGHUP] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: signals)
-            source.setEventHandler {
-                if number == SIGHUP {
-                    printError("switchboard: SIGHUP: \(server.reload())")
-                } else {
-                    printError("switchboard: stopping: finishing in-flight requests")
-                    server.stop()
-                    stopped.signal()
-                }
-            }
-            source.resume()
-            sources.append(source)
-        }
         stopped.wait()
-        sources.forEach { $0.cancel() }
     }
 }

@@ -32,8 +32,20 @@ struct ServeProcessTests {
         }
 
         /// Sends a signal and waits for the exit status.
+        /// Sends a signal and waits for the exit status (-1 if it had to be killed).
         func stop(_ signal: Int32 = SIGTERM) -> Int32 {
             kill(process.processIdentifier, signal)
+            return waitForExit()
+        }
+
+        /// Waits up to 20 s for the process to exit; kills it (and answers -1) otherwise,
+        /// so a broken shutdown fails the test instead of hanging the suite.
+        func waitForExit() -> Int32 {
+            if !eventually(within: 20, { !process.isRunning }) {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return -1
+            }
             process.waitUntilExit()
             return process.terminationStatus
         }
@@ -61,8 +73,7 @@ struct ServeProcessTests {
         let response = try connection.response()
         #expect(response.status == 200)
         #expect(response.text.contains("\"destination\":\"Artist\""))
-        served.process.waitUntilExit()
-        #expect(served.process.terminationStatus == 0)
+        #expect(served.waitForExit() == 0)
     }
 
     @Test func reloadsOnSIGHUP() throws {

@@ -86,3 +86,19 @@ struct VersionTests {
         #expect(RFC3339.epochSeconds("2026-11-20 10:00:00") == nil)
     }
 }
+
+struct SemanticVersionParsingTests {
+    @Test(arguments: [
+        ("7", "7.0.0"), ("7.2", "7.2.0"), ("7.2.1", "7.2.1"), ("1.0.0-beta.1", "1.0.0-beta.1"),
+        ("1.0.0+build.5", "1.0.0"), ("1.0.0-rc.1+build", "1.0.0-rc.1"), ("007.2", "7.2.0"),
+    ])
+    func parses(_ text: String, _ expected: String) throws {
+        #expect(try #require(SemanticVersion(text)).description == expected)
+    }
+
+    @Test(arguments: ["", ".", "7.", ".7", "7..2", "1.2.3.4", "1.0.0-", "1.0.0+", "1.0.0-a+", "1.0.0-a..b", "v1.0", "1.0 ", "1.0.0-é",
+                      "1234567890.0.0", "-1", "+1", "1.0.0-+b"])
+    func refuses(_ text: String) {
+        #expect(SemanticVersion(text) == nil, "\(text)")
+    }
+}
