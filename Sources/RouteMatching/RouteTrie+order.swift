@@ -1,0 +1,26 @@
+extension RouteTrie {
+    /// Every candidate in the order precedence tries them: at each node the routes
+    /// ending there, then literal children (by key), the typed child, the string child,
+    /// and last the wildcards starting there.
+    public var candidatesInPrecedenceOrder: [Int] {
+        var children: [Int: [(String, Int)]] = [:]
+        for e in edgeKey.indices { children[Int(edgeParent[e]), default: []].append((edgeKey[e], Int(edgeChild[e]))) }
+        var out: [Int] = []
+        var stack: [(node: Int, wildcardsOnly: Bool)] = [(0, false)]
+        // Iterative DFS: push in reverse so pops come in precedence order.
+        while let (node, wildcardsOnly) = stack.popLast() {
+            if wildcardsOnly {
+                out += wildcards(node).map { Int($0) }
+                continue
+            }
+            out += terminals(node).map { Int($0) }
+            var next: [(Int, Bool)] = []
+            for (_, child) in (children[node] ?? []).sorted(by: { $0.0 < $1.0 }) { next.append((child, false)) }
+            if typedChild[node] >= 0 { next.append((Int(typedChild[node]), false)) }
+            if stringChild[node] >= 0 { next.append((Int(stringChild[node]), false)) }
+            next.append((node, true))
+            stack += next.reversed().map { (node: $0.0, wildcardsOnly: $0.1) }
+        }
+        return out
+    }
+}

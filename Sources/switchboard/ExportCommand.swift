@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import RouteMatching
+import Switchboard
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Generate universal-link and app-link files from the manifest.",
+        subcommands: [AASACommand.self, AppLinksCommand.self]
+    )
+}
+
+struct AASACommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aasa",
+        abstract: "Print an apple-app-site-association document, or check one with --check.",
+        discussion: "Exit status with --check: 0 the file agrees with the manifest, 1 it does not, 2 it cannot be read."
+    )
+
+    @OptionGroup var manifest: ManifestOptions
+
+    @Option(name: .customLong("app-id"), help: ArgumentHelp("The app: TEAMID.BUNDLEID.", valueName: "id"))
+    var appID: String?
+
+    @Option(help: ArgumentHelp("The host the file is served on (default: the manifest's first host).", valueName: "host"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("Compare this existing AASA file with the manifest instead.", valueName: "file"))
+    var check: String?
+
+    func validate() throws {
+        if check == nil && appID == nil { throw ValidationError("give --app-id TEAMID.BUNDLEID (or --check FILE)") }
+        if let appID, !appID.contains(".") { throw ValidationError("--app-id '\(appID)' should look like TEAMID.BUNDLEID") }
+    }
+
+    func run() throws {
+        let compiled = try manifest.load()
+        guard let listed = host ?? compiled.manifest.hosts.first else {
+            printError("switchboard: the manifest lists no hosts: there are no universal links to export")
+            throw ExitCode(2)
+        }
+        guard case .success(let key) = HostName.key(listed: listed), compiled.scope.hosts.contains(key) else {
+            printError("switchboard: \(listed) is not one of the manifest's hosts")
+            throw ExitCode(2)
+        }
+        if let check {
+            let document: JSONValue
+            do {
+                document = try JSONParser.parse(try ManifestFile.read(check))
+            } catch {
+                printError("switchboard: \(check): \(error)")
+                throw ExitCode(2)
+            }
+            guard let rules = AppSiteAssociation.rules(document) else {
+                printError("switchboard: \(check): no applinks.details")
+                throw ExitCode(2)
+            }
+            let problems = AppSiteAssociation.check(rules, compiled, host: key)
+            problems.forEach { print($0) }
+            print(problems.isEmpty ? "\(check) agrees with \(manifest.config) for \(listed)" : "\(problems.count) problems")
+            if !problems.isEmpty { throw ExitCode(1) }
+            return
+        }
+        let components = AppSiteAssociation.components(compiled, host: key)
+        let document = AppSiteAssociation.document(appID: appID!, components: components)
+        print(String(decoding: document.serialized(), as: UTF8.self))
+    }
+}
+
+struct AppLinksCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app-links",
+        abstract: "Print Android intent filters (scheme, host, pathPattern) for the manifest's routes."
+    )
+
+    @OptionGroup var manifest: ManifestOptions
+
+    @Option(help: ArgumentHelp("The Android application id.", valueName: "name"))
+    var package: String
+
+    func run() throws {
+        let compiled = try manifest.load()
+        print(AndroidAppLinks.xml(compiled, package: package, source: manifest.config), terminator: "")
+    }
+}
