@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SwitchboardServer
 
 /// `switchboard serve` run as a process: signals, exit codes, start-up refusals.
 @Suite(.serialized)
@@ -114,5 +115,28 @@ struct ServeProcessTests {
         process.waitUntilExit()
         #expect(exited)
         #expect(process.terminationStatus == 2)
+    }
+
+    @Test func validateChecksWhatARunningServerServes() throws {
+        let folder = try ManifestFolder(Manifests.bundled)
+        let server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, watch: false))
+        defer { server.stop(gracePeriod: .zero) }
+        let cases = folder.url.appendingPathComponent("cases.txt")
+        // More than one batch of 1000, in order.
+        var lines = (0..<1200).map { "https://www.artsy.net/artwork/a\($0) -> Artwork" }
+        lines.append("/user/conversations/12 -> Conversation")
+        try Data(lines.joined(separator: "\n").utf8).write(to: cases)
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["validate", "--server", "http://127.0.0.1:\(server.port)", "--app-version", "7.1.0", cases.path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text.contains("FAIL line 1201: /user/conversations/12 -> Conversation"))
+        #expect(text.contains("  tried conversation /user/conversations/:id: refused (since 7.2.0 > appVersion 7.1.0)"))
+        #expect(text.hasSuffix("1200 passed, 1 failed\n"))
     }
 }
