@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Switchboard
 
 struct RoutesCommand: ParsableCommand {
@@ -56,7 +57,4 @@ extension String {
         return String(s)
     }
 
-    func padding(toLength length: Int, withPad pad: String, startingAt: Int) -> String {
-        count >= length ? self : self + String(repeating: " ", count: length - count)
-    }
 }

@@ -4,15 +4,12 @@ import Testing
 
 @Suite(.serialized)
 final class HTTPHardeningTests {
-    let folder: ManifestFolder
-    let server: SwitchboardServer
+    let live: LiveServer
+    var server: SwitchboardServer { live.server }
 
     init() throws {
-        folder = try ManifestFolder(Manifests.bundled)
-        server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, threads: 2, watch: false))
+        live = try LiveServer()
     }
-
-    deinit { server.stop(gracePeriod: .zero) }
 
     func alive() throws -> Bool { try RawHTTP.get("/healthz", port: server.port).status == 200 }
 

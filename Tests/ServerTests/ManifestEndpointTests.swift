@@ -4,15 +4,12 @@ import Testing
 
 @Suite(.serialized)
 final class ManifestEndpointTests {
-    let folder: ManifestFolder
-    let server: SwitchboardServer
+    let live: LiveServer
+    var server: SwitchboardServer { live.server }
 
     init() throws {
-        folder = try ManifestFolder(Manifests.bundled)
-        server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, threads: 2, watch: false))
+        live = try LiveServer()
     }
-
-    deinit { server.stop(gracePeriod: .zero) }
 
     @Test func servesTheCanonicalManifestWithCacheHeaders() throws {
         let r = try RawHTTP.get("/v1/manifest", port: server.port)

@@ -4,15 +4,12 @@ import Testing
 
 @Suite(.serialized)
 final class ResolveEndpointTests {
-    let folder: ManifestFolder
-    let server: SwitchboardServer
+    let live: LiveServer
+    var server: SwitchboardServer { live.server }
 
     init() throws {
-        folder = try ManifestFolder(Manifests.bundled)
-        server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, threads: 2, watch: false))
+        live = try LiveServer()
     }
-
-    deinit { server.stop(gracePeriod: .zero) }
 
     @Test func resolvesAURLPassedInTheQuery() throws {
         let r = try RawHTTP.get("/v1/resolve?url=https%3A%2F%2Fwww.artsy.net%2Fartwork%2Fandy-warhol-soup%3Fref%3Dhome%23top", port: server.port)

@@ -1,0 +1,16 @@
+import SwitchboardServer
+
+/// A server on a port of its own, serving a manifest in a folder of its own; stopped
+/// when the suite that holds it goes away.
+final class LiveServer {
+    let folder: ManifestFolder
+    let server: SwitchboardServer
+    var port: Int { server.port }
+
+    init(_ manifest: String = Manifests.bundled, watch: Bool = false, threads: Int = 2) throws {
+        folder = try ManifestFolder(manifest)
+        server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, threads: threads, watch: watch))
+    }
+
+    deinit { server.stop(gracePeriod: .zero) }
+}
