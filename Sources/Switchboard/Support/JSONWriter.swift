@@ -61,7 +61,8 @@ public struct JSONWriter: Sendable {
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         if !Self.needsEscaping(text) {
-            bytes.append(contentsOf: text.utf8)
+            let span = text.utf8.span
+            for i in span.indices { bytes.append(span[i]) }
             bytes.append(UInt8(ascii: "\""))
             return
         }
