@@ -46,7 +46,7 @@ package enum PercentDecoding {
     }
 
     /// Whether every `%` in `bytes` starts a `%XX` escape.
-    static func isWellFormed(_ bytes: some Collection<UInt8>) -> Bool {
+    package static func isWellFormed(_ bytes: some Collection<UInt8>) -> Bool {
         var pending = 0
         for b in bytes {
             if pending > 0 {

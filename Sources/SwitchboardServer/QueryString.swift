@@ -9,26 +9,33 @@ struct QueryString {
         case invalidPercentEncoding
     }
 
-    var items: [(key: [UInt8], value: [UInt8])] = []
+    /// Keys decoded (slices of the target when they needed no decoding), values raw
+    /// until asked for.
+    var items: [(key: ArraySlice<UInt8>, rawValue: ArraySlice<UInt8>)] = []
 
     init(_ raw: ArraySlice<UInt8>) throws(Problem) {
+        guard PercentDecoding.isWellFormed(raw) else { throw .invalidPercentEncoding }
         var start = raw.startIndex
         while start <= raw.endIndex {
             let end = raw[start...].firstIndex(of: UInt8(ascii: "&")) ?? raw.endIndex
             if end > start {
                 let eq = raw[start..<end].firstIndex(of: UInt8(ascii: "=")) ?? end
-                let key = try Self.decode(raw[start..<eq])
-                let value = eq < end ? try Self.decode(raw[(eq + 1)..<end]) : []
-                if !key.isEmpty { items.append((key, value)) }
+                let rawKey = raw[start..<eq]
+                let key = rawKey.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") })
+                    ? try Self.decode(rawKey)[...] : rawKey
+                if !key.isEmpty { items.append((key, eq < end ? raw[(eq + 1)..<end] : raw[end..<end])) }
             }
             start = end + 1
         }
     }
 
-    /// Every value of `key`.
+    /// Every value of `key`, decoded.
     func values(_ key: String) -> [[UInt8]] {
-        let k = Array(key.utf8)
-        return items.filter { $0.key == k }.map(\.value)
+        var out: [[UInt8]] = []
+        for item in items where item.key.elementsEqual(key.utf8) {
+            if let value = try? Self.decode(item.rawValue) { out.append(value) }
+        }
+        return out
     }
 
     static func decode(_ bytes: ArraySlice<UInt8>) throws(Problem) -> [UInt8] {

@@ -40,7 +40,7 @@ extension SwitchboardAPI {
         let result = compiled.resolve(bytes: urls[0], context: context, explain: explain)
         var outcomes: Outcomes = (0, 0, 0, 0)
         Self.count(result.status, into: &outcomes)
-        return (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: compiled.resultJSON(result)), outcomes)
+        return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: compiled.resultJSON(result)), outcomes)
     }
 
     /// `POST /v1/resolve` with `{"urls": [...], "context": {...}, "explain": false}`.
@@ -121,13 +121,18 @@ extension SwitchboardAPI {
         var seen = (platform: false, idiom: false, appVersion: false)
         for item in query.items {
             let name: String
-            switch item.key {
-            case Self.platformKey: name = "platform"
-            case Self.idiomKey: name = "idiom"
-            case Self.appVersionKey: name = "appVersion"
-            default: continue
+            if item.key.elementsEqual(Self.platformKey) {
+                name = "platform"
+            } else if item.key.elementsEqual(Self.idiomKey) {
+                name = "idiom"
+            } else if item.key.elementsEqual(Self.appVersionKey) {
+                name = "appVersion"
+            } else {
+                continue
             }
-            guard let text = UTF8Validation.string(item.value[...]) else { return .failure(.badRequest("\(name) is not UTF-8")) }
+            guard let value = try? QueryString.decode(item.rawValue), let text = UTF8Validation.string(value[...]) else {
+                return .failure(.badRequest("\(name) is not UTF-8"))
+            }
             switch name {
             case "platform":
                 guard !seen.platform else { return .failure(.badRequest("give platform at most once")) }
@@ -149,6 +154,8 @@ extension SwitchboardAPI {
         return .success(context)
     }
 
+    /// Shared, so answering allocates no header list.
+    static let jsonHeaders = [("Content-Type", "application/json")]
     static let platformKey = Array("platform".utf8)
     static let idiomKey = Array("idiom".utf8)
     static let appVersionKey = Array("appVersion".utf8)
