@@ -98,8 +98,13 @@ struct RoutesAndExportTests {
         let details = try #require((json["applinks"] as? [String: Any])?["details"] as? [[String: Any]])
         #expect(details[0]["appIDs"] as? [String] == ["ABCDE12345.net.artsy.app"])
         let components = try #require(details[0]["components"] as? [[String: Any]])
+        let keys = components.map { "\($0["/"] as? String ?? "")?\(($0["?"] as? [String: String])?.keys.sorted() ?? [])" }
+        #expect(keys.count == Set(keys).count)
         let paths = components.compactMap { $0["/"] as? String }
-        #expect(paths.count == Set(paths).count)
+        // A route that requires a query item gets its own component, before the plain one.
+        let search = components.filter { $0["/"] as? String == "/search" }
+        #expect(search.count == 2)
+        #expect(search.first?["?"] as? [String: String] == ["q": "?*"])
         for expected in ["/", "/artwork/*", "/artist/*/*", "/artist/*", "/help/*", "/help", "/search", "/*"] {
             #expect(paths.contains(expected), "\(expected)")
         }

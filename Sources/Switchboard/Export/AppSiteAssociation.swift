@@ -5,6 +5,8 @@ import RouteMatching
 public enum AppSiteAssociation {
     public struct Component: Sendable, Equatable {
         public let path: String
+        /// Query items the route requires (`"?": {"q": "?*"}`: present, not empty).
+        public let query: [String]
         public let exclude: Bool
         public let comment: String
     }
@@ -17,8 +19,15 @@ public enum AppSiteAssociation {
         var seen = Set<String>()
         var out: [Component] = []
         for entry in compiled.table(forHost: host) {
-            for path in paths(entry.segments) where seen.insert(path).inserted {
-                out.append(Component(path: path, exclude: !entry.route.universalLink, comment: entry.route.name))
+            let bound = Set(entry.segments.compactMap { segment -> String? in
+                switch segment {
+                case .literal: return nil
+                case .param(let name, _), .wildcard(let name, _): return name
+                }
+            })
+            let query = entry.route.params.filter { $0.required && $0.defaultValue == nil && !bound.contains($0.name) }.map(\.name)
+            for path in paths(entry.segments) where seen.insert(path + "?" + query.joined(separator: "&")).inserted {
+                out.append(Component(path: path, query: query, exclude: !entry.route.universalLink, comment: entry.route.name))
             }
         }
         return out
@@ -44,6 +53,7 @@ public enum AppSiteAssociation {
             .init("appIDs", .array([.string(appID)])),
             .init("components", .array(components.map { c in
                 var m: [JSONValue.Member] = [.init("/", .string(c.path))]
+                if !c.query.isEmpty { m.append(.init("?", .object(c.query.map { .init($0, .string("?*")) }))) }
                 if c.exclude { m.append(.init("exclude", .bool(true))) }
                 m.append(.init("comment", .string(c.comment)))
                 return .object(m)
@@ -140,7 +150,7 @@ public enum AppSiteAssociation {
         }
         // A pattern this manifest would generate is a route's own; others are tried with
         // a sample path.
-        let generated = Set(components(compiled, host: host).filter { !$0.exclude }.map(\.path))
+        let generated = Set(components(compiled, host: host).filter { !$0.exclude && $0.query.isEmpty }.map(\.path))
         for rule in rules where !rule.exclude && !generated.contains(rule.pattern) {
             let sample = String(rule.pattern.map { $0 == "*" ? "x1" : ($0 == "?" ? "x" : String($0)) }.joined())
             let result = compiled.resolve("https://\(host)" + (sample.hasPrefix("/") ? sample : "/" + sample))
