@@ -1,10 +1,14 @@
 import ArgumentParser
+import Foundation
 import Switchboard
 
 /// `--config`, shared by the commands that read a manifest.
 struct ManifestOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The route manifest.", valueName: "manifest"))
-    var config: String = "Config/routes.json"
+    @Option(name: .customLong("config"), help: ArgumentHelp("The route manifest [env: SWITCHBOARD_CONFIG; default: Config/routes.json].", valueName: "manifest"))
+    var configFlag: String?
+
+    /// The manifest path: the flag, else SWITCHBOARD_CONFIG, else Config/routes.json.
+    var config: String { configFlag ?? ProcessInfo.processInfo.environment["SWITCHBOARD_CONFIG"] ?? "Config/routes.json" }
 
     /// Loads the manifest, printing problems; exits 2 when unreadable, 1 when invalid.
     func load() throws -> CompiledManifest {

@@ -15,21 +15,35 @@ struct ServeCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The route manifest.", valueName: "manifest"))
-    var config: String = "Config/routes.json"
+    @Option(help: ArgumentHelp("The route manifest [env: SWITCHBOARD_CONFIG; default: Config/routes.json].", valueName: "manifest"))
+    var config: String?
 
-    @Option(help: "The address to listen on (IPv4 or IPv6).")
-    var host: String = "127.0.0.1"
+    @Option(help: "The address to listen on, IPv4 or IPv6 [env: SWITCHBOARD_HOST; default: 127.0.0.1].")
+    var host: String?
 
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port: Int = 8080
+    @Option(help: "The port to listen on; 0 picks a free one [env: SWITCHBOARD_PORT; default: 8080].")
+    var port: Int?
 
-    @Option(help: "Worker threads.")
-    var threads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    @Option(help: "Worker threads [env: SWITCHBOARD_THREADS; default: one per core].")
+    var threads: Int?
+
+    /// Flags win over the environment, the environment over the defaults.
+    var settings: (config: String, host: String, port: Int, threads: Int) {
+        let env = ProcessInfo.processInfo.environment
+        return (config ?? env["SWITCHBOARD_CONFIG"] ?? "Config/routes.json",
+                host ?? env["SWITCHBOARD_HOST"] ?? "127.0.0.1",
+                port ?? env["SWITCHBOARD_PORT"].flatMap { Int($0) } ?? 8080,
+                threads ?? env["SWITCHBOARD_THREADS"].flatMap { Int($0) } ?? max(1, ProcessInfo.processInfo.activeProcessorCount))
+    }
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") }
+        let env = ProcessInfo.processInfo.environment
+        for (name, flag) in [("SWITCHBOARD_PORT", port), ("SWITCHBOARD_THREADS", threads)] where flag == nil {
+            if let raw = env[name], Int(raw) == nil { throw ValidationError("\(name)='\(raw)' is not a number") }
+        }
+        let s = settings
+        guard (0...65535).contains(s.port) else { throw ValidationError("the port must be between 0 and 65535, not \(s.port)") }
+        guard (1...256).contains(s.threads) else { throw ValidationError("threads must be between 1 and 256, not \(s.threads)") }
     }
 
     func run() throws {
@@ -58,8 +72,9 @@ struct ServeCommand: ParsableCommand {
         }
         defer { sources.forEach { $0.cancel() } }
         do {
+            let s = settings
             let started = try SwitchboardServer(
-                configuration: .init(manifestPath: config, host: host, port: port, threads: threads),
+                configuration: .init(manifestPath: s.config, host: s.host, port: s.port, threads: s.threads),
                 log: { printError("switchboard: \($0)") })
             server.withLock { $0 = started }
             // A stop that came while starting found no server to stop.

@@ -65,7 +65,7 @@ struct ValidateCommand: ParsableCommand {
         if let server {
             results = try resolveRemotely(parsed.map(\.url), server: server)
         } else {
-            let compiled = try Diagnostics.loadOrExit(config ?? "Config/routes.json")
+            let compiled = try Diagnostics.loadOrExit(config ?? ProcessInfo.processInfo.environment["SWITCHBOARD_CONFIG"] ?? "Config/routes.json")
             results = parsed.compactMap { c in
                 let json = compiled.resultJSON(compiled.resolve(c.url, context: context.context, explain: true))
                 return (try? JSONParser.parse(json)).flatMap(ResultSummary.init(json:))

@@ -18,9 +18,10 @@ struct ServeProcessTests {
         var port = 0
         var log = ""
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], environment: [String: String]? = nil, portFlag: Bool = true) throws {
             process.executableURL = ServeProcessTests.executable
-            process.arguments = ["serve", "--port", "0", "--threads", "2"] + arguments
+            process.arguments = ["serve"] + (portFlag ? ["--port", "0", "--threads", "2"] : []) + arguments
+            if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
             process.standardError = stderr
             process.standardOutput = FileHandle.nullDevice
             try process.run()
@@ -75,6 +76,26 @@ struct ServeProcessTests {
         #expect(response.status == 200)
         #expect(response.text.contains("\"destination\":\"Artist\""))
         #expect(served.waitForExit() == 0)
+    }
+
+    @Test func readsItsSettingsFromTheEnvironmentWithFlagsWinning() throws {
+        let folder = try ManifestFolder(Manifests.small(version: 3, destination: "FromEnv"))
+        let served = try Served([], environment: ["SWITCHBOARD_CONFIG": folder.manifest.path, "SWITCHBOARD_PORT": "0",
+                                                  "SWITCHBOARD_THREADS": "1", "SWITCHBOARD_HOST": "127.0.0.1"], portFlag: false)
+        #expect(try RawHTTP.get("/v1/resolve?url=/artwork/x", port: served.port).json()["destination"] as? String == "FromEnv")
+        #expect(served.stop() == 0)
+        let flagged = try Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path],
+                                 environment: ["SWITCHBOARD_CONFIG": folder.manifest.path])
+        #expect(try RawHTTP.get("/v1/resolve?url=/artwork/x", port: flagged.port).json()["destination"] as? String == "Artwork")
+        #expect(flagged.stop() == 0)
+        let bad = Process()
+        bad.executableURL = Self.executable
+        bad.arguments = ["serve"]
+        bad.environment = ProcessInfo.processInfo.environment.merging(["SWITCHBOARD_PORT": "eighty"]) { $1 }
+        bad.standardError = FileHandle.nullDevice
+        try bad.run()
+        bad.waitUntilExit()
+        #expect(bad.terminationStatus == 2)
     }
 
     @Test func reloadsOnSIGHUP() throws {
