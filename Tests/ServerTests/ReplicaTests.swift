@@ -37,15 +37,16 @@ struct ReplicaTests {
                 }
             }
         }
+        #expect(eventually { !seen.withLock { $0.isEmpty } })
         for replica in replicas {
             try replica.folder.replace(new)
             #expect(try eventually { try RawHTTP.get("/v1/manifest", port: replica.port).header("ETag") == newETag })
         }
+        #expect(eventually { seen.withLock { $0.contains(newETag) } })
         stop.store(true, ordering: .relaxed)
         await watcher.value
         #expect(try Set(ports.map { try RawHTTP.get("/v1/manifest", port: $0).header("ETag") }) == [newETag])
         #expect(seen.withLock { $0 }.isSubset(of: [oldETag, newETag]))
-        #expect(seen.withLock { $0 }.contains(newETag))
         #expect(try RawHTTP.get("/v1/resolve?url=/artwork/x", port: ports[2]).json()["destination"] as? String == "ArtworkV2")
     }
 }
