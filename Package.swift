@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Pure Swift, no Foundation: URL classification and normalization, patterns,
@@ -24,7 +25,9 @@ let package = Package(
         // The only home of unsafe pointers and Unmanaged: the HTTP daemon, gzip.
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CZlib"]),
         // The HTTP API: endpoints, manifest store and reloader, metrics.
-        .target(name: "SwitchboardServer", dependencies: ["Switchboard", "MicroHTTPD"]),
+        .target(name: "SwitchboardServer", dependencies: [
+            "Switchboard", "MicroHTTPD", .product(name: "Logging", package: "swift-log"),
+        ]),
         // The command line: argument parsing and printing only.
         .executableTarget(
             name: "switchboard",
@@ -32,6 +35,7 @@ let package = Package(
                 "Switchboard",
                 "SwitchboardServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // `swift run -c release switchboard-bench`: resolution and load benchmark.

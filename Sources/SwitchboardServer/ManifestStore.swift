@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Switchboard
 import Synchronization
 
@@ -22,10 +23,10 @@ final class ManifestStore: Sendable {
 
     let path: String
     private let state: Mutex<State>
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
 
     /// Loads the manifest at `path`; throws when it cannot be served.
-    init(path: String, log: @escaping @Sendable (String) -> Void) throws(ManifestFile.LoadError) {
+    init(path: String, logger: Logger) throws(ManifestFile.LoadError) {
         let bytes = try ManifestFile.read(path)
         let compiled: CompiledManifest
         do {
@@ -38,7 +39,7 @@ final class ManifestStore: Sendable {
         }
         self.path = path
         self.state = Mutex(State(current: served))
-        self.log = log
+        self.logger = logger
     }
 
     /// The manifest to answer one request from.
@@ -64,9 +65,12 @@ final class ManifestStore: Sendable {
             }
         }
         switch outcome {
-        case .reloaded(let version, let etag): log("manifest reloaded: version \(version), etag \(etag)")
-        case .failed(let message): log("manifest rejected, keeping the last good one: \(message)")
-        case .unchanged: break
+        case .reloaded(let version, let etag):
+            logger.info("manifest reloaded", metadata: ["path": "\(path)", "version": "\(version)", "etag": "\(etag)"])
+        case .failed(let message):
+            logger.error("manifest rejected, keeping the last good one", metadata: ["path": "\(path)", "error": "\(message)"])
+        case .unchanged:
+            logger.debug("manifest unchanged", metadata: ["path": "\(path)"])
         }
         return outcome
     }

@@ -1,3 +1,4 @@
+import Logging
 import MicroHTTPD
 import Switchboard
 
@@ -11,10 +12,13 @@ final class SwitchboardAPI: HTTPHandler {
 
     let store: ManifestStore
     let metrics: Metrics
+    /// Set when requests are logged.
+    let accessLog: Logger?
 
-    init(store: ManifestStore, metrics: Metrics) {
+    init(store: ManifestStore, metrics: Metrics, accessLog: Logger? = nil) {
         self.store = store
         self.metrics = metrics
+        self.accessLog = accessLog
     }
 
     /// An endpoint: its path, the methods it allows, and its handler.
@@ -67,6 +71,10 @@ final class SwitchboardAPI: HTTPHandler {
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         metrics.record(endpoint: metric, method: request.method, status: response.status, seconds: seconds, outcomes: outcomes)
+        accessLog?.info("request", metadata: [
+            "method": "\(request.method)", "target": "\(String(decoding: request.target, as: UTF8.self))",
+            "status": "\(response.status)", "duration_us": "\(Int(seconds * 1e6))",
+        ])
         return response
     }
 

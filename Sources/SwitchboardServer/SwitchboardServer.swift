@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Logging
 import MicroHTTPD
 import Switchboard
 
@@ -21,15 +22,23 @@ public final class SwitchboardServer: Sendable {
         public var watch: Bool
         /// The daemon's limits (host, port and threads above override its own).
         public var http: HTTPDaemon.Configuration
+        /// Where start-up, reloads and (with `accessLog`) requests are logged; silent by default.
+        public var logger: Logger
+        /// Log one line per request.
+        public var accessLog: Bool
 
         public init(manifestPath: String = "Config/routes.json", host: String = "127.0.0.1", port: Int = 8080,
-                    threads: Int = 2, watch: Bool = true, http: HTTPDaemon.Configuration = HTTPDaemon.Configuration()) {
+                    threads: Int = 2, watch: Bool = true, http: HTTPDaemon.Configuration = HTTPDaemon.Configuration(),
+                    logger: Logger = Logger(label: "switchboard", factory: { _ in SwiftLogNoOpLogHandler() }),
+                    accessLog: Bool = false) {
             self.manifestPath = manifestPath
             self.host = host
             self.port = port
             self.threads = threads
             self.watch = watch
             self.http = http
+            self.logger = logger
+            self.accessLog = accessLog
         }
     }
 
@@ -54,9 +63,10 @@ public final class SwitchboardServer: Sendable {
     private let reloader: Reloader
     private let watcher: DirectoryWatcher?
 
-    public init(configuration: Configuration, log: @escaping @Sendable (String) -> Void = { _ in }) throws(StartError) {
+    public init(configuration: Configuration) throws(StartError) {
+        let logger = configuration.logger
         do {
-            store = try ManifestStore(path: configuration.manifestPath, log: log)
+            store = try ManifestStore(path: configuration.manifestPath, logger: logger)
         } catch {
             throw .manifest(error)
         }
@@ -66,7 +76,8 @@ public final class SwitchboardServer: Sendable {
         http.threads = configuration.threads
         http.requestHeaders = SwitchboardAPI.requestHeaders
         do {
-            daemon = try HTTPDaemon(configuration: http, handler: SwitchboardAPI(store: store, metrics: metrics))
+            daemon = try HTTPDaemon(configuration: http, handler: SwitchboardAPI(store: store, metrics: metrics,
+                                                                            accessLog: configuration.accessLog ? logger : nil))
         } catch {
             throw .listen(error)
         }
@@ -76,12 +87,15 @@ public final class SwitchboardServer: Sendable {
         if configuration.watch {
             let folder = (configuration.manifestPath as NSString).deletingLastPathComponent
             watcher = DirectoryWatcher(directory: folder.isEmpty ? "." : folder, queue: reloader.queue) { reloader.schedule() }
-            if watcher == nil { log("cannot watch \(folder) for changes; reload with SIGHUP") }
+            if watcher == nil { logger.warning("cannot watch the manifest's folder; reload with SIGHUP", metadata: ["folder": "\(folder)"]) }
         } else {
             watcher = nil
         }
         let m = store.current.compiled.manifest
-        log("serving \(configuration.manifestPath) (version \(m.version), \(m.routes.count) routes) on \(configuration.host):\(port)")
+        logger.notice("serving on \(configuration.host):\(port)", metadata: [
+            "path": "\(configuration.manifestPath)", "version": "\(m.version)", "routes": "\(m.routes.count)",
+            "etag": "\(store.current.compiled.etag)", "host": "\(configuration.host)", "port": "\(port)",
+        ])
     }
 
     /// Re-reads the manifest now (SIGHUP) and waits for the outcome.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Logging
 import Switchboard
 import SwitchboardServer
 import Synchronization
@@ -27,6 +28,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Worker threads [env: SWITCHBOARD_THREADS; default: one per core].")
     var threads: Int?
 
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical [env: SWITCHBOARD_LOG_LEVEL; default: info].")
+    var logLevel: String?
+
+    @Flag(name: .customLong("access-log"), help: "Log one line per request [env: SWITCHBOARD_ACCESS_LOG=1].")
+    var accessLog = false
+
+    var level: Logger.Level? {
+        Logger.Level(rawValue: logLevel ?? ProcessInfo.processInfo.environment["SWITCHBOARD_LOG_LEVEL"] ?? "info")
+    }
+
     /// Flags win over the environment, the environment over the defaults.
     var settings: (config: String, host: String, port: Int, threads: Int) {
         let env = ProcessInfo.processInfo.environment
@@ -41,12 +52,17 @@ struct ServeCommand: ParsableCommand {
         for (name, flag) in [("SWITCHBOARD_PORT", port), ("SWITCHBOARD_THREADS", threads)] where flag == nil {
             if let raw = env[name], Int(raw) == nil { throw ValidationError("\(name)='\(raw)' is not a number") }
         }
+        if level == nil {
+            throw ValidationError("unknown log level '\(logLevel ?? ProcessInfo.processInfo.environment["SWITCHBOARD_LOG_LEVEL"] ?? "")'; use trace, debug, info, notice, warning, error or critical")
+        }
         let s = settings
         guard (0...65535).contains(s.port) else { throw ValidationError("the port must be between 0 and 65535, not \(s.port)") }
         guard (1...256).contains(s.threads) else { throw ValidationError("threads must be between 1 and 256, not \(s.threads)") }
     }
 
     func run() throws {
+        let level = self.level ?? .info
+        let logger = Logger(label: "switchboard") { _ in JSONLogHandler(level: level) }
         // Signal handling is in place before the server starts (and logs its port), so a
         // signal sent as soon as the port is known is never lost.
         let server = Mutex<SwitchboardServer?>(nil)
@@ -60,9 +76,10 @@ struct ServeCommand: ParsableCommand {
             source.setEventHandler {
                 let running = server.withLock { $0 }
                 if number == SIGHUP {
-                    if let running { printError("switchboard: SIGHUP: \(running.reload())") }
+                    logger.info("SIGHUP: reloading the manifest")
+                    if let running { logger.debug("reload", metadata: ["outcome": "\(running.reload())"]) }
                 } else if !stopRequested.exchange(true, ordering: .acquiringAndReleasing) {
-                    printError("switchboard: stopping: finishing in-flight requests")
+                    logger.notice("stopping: finishing in-flight requests")
                     running?.stop()
                     stopped.signal()
                 }
@@ -73,9 +90,10 @@ struct ServeCommand: ParsableCommand {
         defer { sources.forEach { $0.cancel() } }
         do {
             let s = settings
+            let access = accessLog || ProcessInfo.processInfo.environment["SWITCHBOARD_ACCESS_LOG"] == "1"
             let started = try SwitchboardServer(
-                configuration: .init(manifestPath: s.config, host: s.host, port: s.port, threads: s.threads),
-                log: { printError("switchboard: \($0)") })
+                configuration: .init(manifestPath: s.config, host: s.host, port: s.port, threads: s.threads,
+                                     logger: logger, accessLog: access))
             server.withLock { $0 = started }
             // A stop that came while starting found no server to stop.
             if stopRequested.load(ordering: .acquiring) { started.stop() }
@@ -90,5 +108,6 @@ struct ServeCommand: ParsableCommand {
             }
         }
         stopped.wait()
+        logger.notice("stopped")
     }
 }

@@ -98,6 +98,26 @@ struct ServeProcessTests {
         #expect(bad.terminationStatus == 2)
     }
 
+    @Test func logsOneStructuredLinePerReloadAndPerRejectedManifest() throws {
+        let folder = try ManifestFolder(Manifests.small(version: 1))
+        let served = try Served(["--config", folder.manifest.path, "--access-log"])
+        try folder.replace(Manifests.small(version: 2))
+        #expect(try eventually { try RawHTTP.get("/readyz", port: served.port).json()["version"] as? Int == 2 })
+        try folder.replace("{ not json")
+        #expect(try eventually { try RawHTTP.get("/readyz", port: served.port).json()["lastReloadError"] is String })
+        #expect(served.stop() == 0)
+        let rest = String(decoding: served.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = (served.log + rest).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
+        }
+        #expect(lines.filter { $0["message"] == "manifest reloaded" }.map { $0["version"] } == ["2"])
+        let rejected = lines.filter { $0["message"] == "manifest rejected, keeping the last good one" }
+        #expect(rejected.count == 1)
+        #expect(rejected.first?["error"]?.contains("invalid JSON at byte 2") == true)
+        #expect(lines.contains { $0["message"] == "request" && $0["target"] == "/readyz" && $0["status"] == "200" })
+        #expect(lines.allSatisfy { $0["time"] != nil && $0["level"] != nil })
+    }
+
     @Test func reloadsOnSIGHUP() throws {
         let folder = try ManifestFolder(Manifests.small(version: 1))
         let served = try Served(["--config", folder.manifest.path])
