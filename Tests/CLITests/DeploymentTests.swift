@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// What can be checked of the Dockerfile without a Docker engine: the runtime stage
+/// installs every shared library the binary needs, and its entrypoint starts the server.
+@Suite(.serialized)
+struct DeploymentTests {
+    static let dockerfile = (try? String(contentsOf: CLI.packageRoot.appendingPathComponent("Dockerfile"), encoding: .utf8)) ?? ""
+
+    /// The packages the last stage installs with apt-get.
+    static var runtimePackages: [String] {
+        let runtime = dockerfile.components(separatedBy: "\nFROM ").last ?? ""
+        let flat = runtime.replacingOccurrences(of: "\\\n", with: " ")
+        guard let install = flat.range(of: "--no-install-recommends") else { return [] }
+        return flat[install.upperBound...].split(separator: " ").prefix { $0 != "&&" && !$0.contains("\n") }.map(String.init)
+    }
+
+    static func shell(_ command: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", command]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func theRuntimeStageProvidesEverySharedLibrary() throws {
+        let packages = Self.runtimePackages
+        #expect(packages.contains("libmicrohttpd12"))
+        // The Swift runtime is linked statically in the image (--static-swift-stdlib), so
+        // only libraries outside the toolchain must come from packages.
+        let libraries = try Self.shell("ldd '\(CLI.executable.path)'").split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: " ")
+            guard parts.count >= 3, parts[1] == "=>", !parts[2].contains("/swift/") else { return nil }
+            return String(parts[2])
+        }
+        #expect(libraries.contains { $0.contains("libmicrohttpd") })
+        let closure = Set(try Self.shell("apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances --no-pre-depends \(packages.joined(separator: " ")) libc6 libgcc-s1")
+            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "Depends: ", with: "") }
+            .map { $0.split(separator: ":").first.map(String.init) ?? $0 })
+        for library in libraries {
+            let owner = try Self.shell("dpkg -S '\(library)' 2>/dev/null || dpkg -S '/usr\(library)' 2>/dev/null || dpkg -S \"$(readlink -f '\(library)')\"")
+                .split(separator: ":").first.map(String.init) ?? ""
+            #expect(!owner.isEmpty, "no package owns \(library)")
+            #expect(closure.contains(owner), "\(library) comes from \(owner), which the runtime stage does not install")
+        }
+    }
+
+    @Test func theEntrypointStartsTheServer() throws {
+        let entrypoint = try #require(Self.dockerfile.split(separator: "\n").first { $0.hasPrefix("ENTRYPOINT ") })
+        let arguments = try #require(try JSONSerialization.jsonObject(with: Data(entrypoint.dropFirst("ENTRYPOINT ".count).utf8)) as? [String])
+        #expect(arguments.first == "switchboard")
+        let env = try #require(Self.dockerfile.split(separator: "\n").first { $0.hasPrefix("ENV ") })
+        var environment = ProcessInfo.processInfo.environment
+        for pair in env.dropFirst(4).split(separator: " ") {
+            let kv = pair.split(separator: "=", maxSplits: 1)
+            environment[String(kv[0])] = String(kv[1])
+        }
+        #expect(environment["SWITCHBOARD_HOST"] == "0.0.0.0")
+        // The image's manifest path and port, swapped for this checkout's and a free port.
+        environment["SWITCHBOARD_CONFIG"] = CLI.packageRoot.appendingPathComponent("Config/routes.json").path
+        environment["SWITCHBOARD_PORT"] = "0"
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = Array(arguments.dropFirst())
+        process.environment = environment
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        var log = ""
+        while !log.contains("serving on 0.0.0.0:") {
+            let data = err.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            log += String(decoding: data, as: UTF8.self)
+        }
+        #expect(log.contains("serving on 0.0.0.0:"), "\(log)")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
