@@ -16,9 +16,10 @@ RUN swift build -c release --static-swift-stdlib --product switchboard \
  && cp "$(swift build -c release --show-bin-path)/switchboard" /usr/local/bin/switchboard
 
 FROM debian:bookworm-slim
-# Only what the binary links beyond glibc: libmicrohttpd (and its GnuTLS), zlib, libstdc++.
+# Only what the binary links beyond glibc: libmicrohttpd (and its GnuTLS), zlib, libstdc++,
+# and libcurl for the statically linked FoundationNetworking (`validate --server`).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libmicrohttpd12 zlib1g libstdc++6 \
+ && apt-get install -y --no-install-recommends libmicrohttpd12 zlib1g libstdc++6 libcurl4 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --no-create-home switchboard
 COPY --from=build /usr/local/bin/switchboard /usr/local/bin/switchboard
