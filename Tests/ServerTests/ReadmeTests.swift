@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// Runs the README's `console runnable` blocks: each `$ command` in a shell, in a folder
+/// holding a copy of `Config/`, with `switchboard` on the PATH and a server of the bundled
+/// manifest standing in for 127.0.0.1:8080; its output must be what the README shows
+/// (`Date` headers left out, as the README says).
+@Suite(.serialized)
+struct ReadmeTests {
+    struct Step {
+        let command: String
+        let expected: String
+    }
+
+    static func blocks() throws -> [[Step]] {
+        let readme = try String(contentsOf: Manifests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        var blocks: [[Step]] = []
+        var current: [Step]? = nil
+        var command: String? = nil
+        var output: [String] = []
+        func flush() {
+            if let c = command { current?.append(Step(command: c, expected: output.joined(separator: "\n"))) }
+            command = nil
+            output = []
+        }
+        for line in readme.components(separatedBy: "\n") {
+            if current == nil {
+                if line == "```console runnable" { current = [] }
+                continue
+            }
+            if line == "```" {
+                flush()
+                blocks.append(current!)
+                current = nil
+            } else if line.hasPrefix("$ ") {
+                flush()
+                command = String(line.dropFirst(2))
+            } else if command != nil {
+                output.append(line)
+            }
+        }
+        return blocks
+    }
+
+    @Test func runnableBlocksPrintWhatTheREADMEShows() throws {
+        let blocks = try Self.blocks()
+        #expect(blocks.count >= 2)
+        let served = try ServeProcessTests.Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path])
+        defer { _ = served.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Manifests.root.appendingPathComponent("Config"), to: folder.appendingPathComponent("Config"))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = ServeProcessTests.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        for block in blocks {
+            for step in block {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/bash")
+                process.arguments = ["-c", step.command.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(served.port)")]
+                process.currentDirectoryURL = folder
+                process.environment = environment
+                let out = Pipe()
+                process.standardOutput = out
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                let data = out.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                let actual = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+                    .components(separatedBy: "\n").filter { !$0.hasPrefix("Date: ") }.joined(separator: "\n")
+                    .trimmingCharacters(in: .newlines)
+                #expect(actual == step.expected.trimmingCharacters(in: .newlines), "$ \(step.command)")
+            }
+        }
+    }
+}
