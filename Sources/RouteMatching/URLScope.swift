@@ -30,19 +30,21 @@ public struct URLScope: Sendable {
     public func classify(_ input: [UInt8]) -> ClassifiedURL {
         if let problem = Self.screen(input) { return .rejected(problem) }
         if let colon = Self.schemeEnd(input) {
+            // http and https, the common case, are recognized without building a String.
+            let isHTTP = Self.equalsIgnoringCase(input[..<colon], "http")
+            if isHTTP || Self.equalsIgnoringCase(input[..<colon], "https") {
+                guard Self.hasPrefix(input, "//", at: colon + 1) else { return .rejected(.missingHost) }
+                return authority(input, from: colon + 3, defaultPorts: isHTTP ? Self.httpPorts : Self.httpsPorts, schemeRelative: false)
+            }
             let scheme = String(decoding: input[..<colon].map(Self.asciiLower), as: UTF8.self)
             if Self.unsafeSchemes.contains(scheme) { return .rejected(.unsafeScheme) }
-            if scheme == "http" || scheme == "https" {
-                guard Self.hasPrefix(input, "//", at: colon + 1) else { return .rejected(.missingHost) }
-                return authority(input, from: colon + 3, defaultPorts: [scheme == "http" ? 80 : 443], schemeRelative: false)
-            }
             guard schemes.contains(scheme) else { return .external }
             var start = colon + 1
             while start < input.count, input[start] == UInt8(ascii: "/") { start += 1 }
             return Self.parseInternal(input, host: nil, pathStart: start)
         }
         if Self.hasPrefix(input, "//", at: 0) {
-            return authority(input, from: 2, defaultPorts: [80, 443], schemeRelative: true)
+            return authority(input, from: 2, defaultPorts: Self.anyWebPorts, schemeRelative: true)
         }
         return Self.parseInternal(input, host: nil, pathStart: 0)
     }
@@ -202,6 +204,21 @@ public struct URLScope: Sendable {
             if dots > 2 { return 0 }
         }
         return dots
+    }
+
+    static let httpPorts = [80], httpsPorts = [443], anyWebPorts = [80, 443]
+
+    /// Whether `bytes` spell the lowercase ASCII `word`, ignoring ASCII case.
+    static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        return word.withUTF8Buffer { w in
+            var k = 0
+            for b in bytes {
+                guard asciiLower(b) == w[k] else { return false }
+                k += 1
+            }
+            return true
+        }
     }
 
     @inline(__always) package static func isAlpha(_ b: UInt8) -> Bool {
