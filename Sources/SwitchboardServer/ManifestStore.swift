@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import Switchboard
-import Synchronization
+import MicroHTTPD
 
 /// The manifest in service, swapped atomically on reload. Requests take the current
 /// one under a lock held for a pointer copy; parsing and validation happen outside it,
@@ -22,7 +22,7 @@ final class ManifestStore: Sendable {
     }
 
     let path: String
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let logger: Logger
 
     /// Loads the manifest at `path`; throws when it cannot be served.
@@ -38,7 +38,7 @@ final class ManifestStore: Sendable {
             throw .unreadable(path: path, reason: "could not prepare responses")
         }
         self.path = path
-        self.state = Mutex(State(current: served))
+        self.state = Locked(State(current: served))
         self.logger = logger
     }
 

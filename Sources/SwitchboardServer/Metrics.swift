@@ -1,4 +1,4 @@
-import Synchronization
+import MicroHTTPD
 
 /// Request counters and the latency histogram, rendered in the Prometheus text format.
 /// One short critical section per request (a few additions).
@@ -25,7 +25,7 @@ final class Metrics: Sendable {
         var latencyCount = 0
     }
 
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
 
     /// Counts one request; `outcomes` counts resolve results by status index
     /// (matched, fallback, external, rejected).

@@ -1,12 +1,12 @@
 import Dispatch
-import Synchronization
+import MicroHTTPD
 
 /// Runs the store's reloads one at a time on its own queue, off the request path,
 /// and coalesces bursts of change events (an editor's save is several) into one.
 final class Reloader: Sendable {
     let store: ManifestStore
     let queue = DispatchQueue(label: "switchboard.reload")
-    private let pending = Mutex(false)
+    private let pending = Locked(false)
 
     init(store: ManifestStore) { self.store = store }
 

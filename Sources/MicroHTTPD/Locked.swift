@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A value behind a pthread mutex, for state the request path shares across
+/// libmicrohttpd's threads.
+///
+/// Why not `Synchronization.Mutex`: on Linux its lock is a futex driven from the
+/// uninstrumented standard library, so ThreadSanitizer sees no ordering between two
+/// critical sections and reports every contended counter as a race. pthread mutexes are
+/// intercepted by ThreadSanitizer, so its run of the live suite stays meaningful.
+///
+/// The project's one `@unchecked Sendable`: the value is only reached under the mutex,
+/// and must itself be `Sendable` to enter or leave it.
+public final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    public init(_ value: Value) {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        self.value = value
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with the value, holding the lock. Keep it to a few instructions.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
