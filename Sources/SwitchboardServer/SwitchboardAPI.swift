@@ -41,6 +41,9 @@ final class SwitchboardAPI: HTTPHandler {
         (Array("/readyz".utf8), Endpoint(metric: .readyz, methods: ["GET", "HEAD"]) { api, _ in
             (api.readiness(), (0, 0, 0, 0))
         }),
+        (Array("/openapi.json".utf8), Endpoint(metric: .openapi, methods: ["GET", "HEAD"]) { _, _ in
+            (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: OpenAPIDocument.bytes), (0, 0, 0, 0))
+        }),
         (Array("/metrics".utf8), Endpoint(metric: .metrics, methods: ["GET", "HEAD"]) { api, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                           body: Array(api.metrics.render(store: api.store.snapshot).utf8)), (0, 0, 0, 0))

@@ -1,0 +1,158 @@
+/// The OpenAPI 3.1 description of the HTTP API, served at `/openapi.json` (the one
+/// copy in the repository; `OpenAPITests` validates it).
+enum OpenAPIDocument {
+    static let bytes: [UInt8] = Array(json.utf8)
+
+    static let json = #"""
+{
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Switchboard",
+    "version": "1.0.0",
+    "description": "Route resolution for mobile apps: URL in, destination screen, params and presentation out. The route manifest is served versioned with ETags."
+  },
+  "servers": [{ "url": "http://127.0.0.1:8080" }],
+  "paths": {
+    "/v1/resolve": {
+      "get": {
+        "operationId": "resolve",
+        "summary": "Resolve one URL",
+        "parameters": [
+          { "name": "url", "in": "query", "required": true, "schema": { "type": "string" }, "description": "The URL to resolve, form-encoded (send + as %2B)." },
+          { "name": "platform", "in": "query", "schema": { "type": "string" }, "description": "ios, android or web" },
+          { "name": "idiom", "in": "query", "schema": { "type": "string" }, "description": "phone or tablet" },
+          { "name": "appVersion", "in": "query", "schema": { "type": "string", "pattern": "^[0-9]+(\\.[0-9]+){0,2}(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$" } },
+          { "name": "explain", "in": "query", "schema": { "type": "string", "enum": ["1", "0", "true", "false", "yes", "no", ""] } }
+        ],
+        "responses": {
+          "200": { "description": "The result", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Result" } } } },
+          "400": { "$ref": "#/components/responses/Problem" },
+          "414": { "$ref": "#/components/responses/Problem" },
+          "431": { "$ref": "#/components/responses/Problem" }
+        }
+      },
+      "post": {
+        "operationId": "resolveBatch",
+        "summary": "Resolve up to 10,000 URLs in order",
+        "requestBody": {
+          "required": true,
+          "content": { "application/json": { "schema": { "$ref": "#/components/schemas/BatchRequest" } } }
+        },
+        "responses": {
+          "200": { "description": "Results in the order of the URLs", "content": { "application/json": { "schema": {
+            "type": "object", "required": ["results"], "additionalProperties": false,
+            "properties": { "results": { "type": "array", "items": { "$ref": "#/components/schemas/Result" } } } } } } },
+          "400": { "$ref": "#/components/responses/Problem" },
+          "413": { "$ref": "#/components/responses/Problem" }
+        }
+      }
+    },
+    "/v1/manifest": {
+      "get": {
+        "operationId": "manifest",
+        "summary": "The manifest as clients consume it (canonical JSON, or the echo format)",
+        "parameters": [
+          { "name": "format", "in": "query", "schema": { "type": "string", "enum": ["canonical", "echo"] } },
+          { "name": "If-None-Match", "in": "header", "schema": { "type": "string" } },
+          { "name": "If-Modified-Since", "in": "header", "schema": { "type": "string" } }
+        ],
+        "responses": {
+          "200": {
+            "description": "The manifest",
+            "headers": {
+              "ETag": { "schema": { "type": "string", "pattern": "^\"sha256-[0-9a-f]{64}\"$" } },
+              "X-Manifest-Version": { "schema": { "type": "string" } },
+              "Cache-Control": { "schema": { "type": "string" } },
+              "Vary": { "schema": { "type": "string" } }
+            },
+            "content": { "application/json": { "schema": { "type": "object" } } }
+          },
+          "304": { "description": "The client's copy is current" },
+          "400": { "$ref": "#/components/responses/Problem" }
+        }
+      }
+    },
+    "/healthz": {
+      "get": {
+        "operationId": "health",
+        "responses": { "200": { "description": "Serving", "content": { "application/json": { "schema": {
+          "type": "object", "required": ["status"], "properties": { "status": { "const": "ok" } } } } } } }
+      }
+    },
+    "/readyz": {
+      "get": {
+        "operationId": "readiness",
+        "responses": { "200": { "description": "A manifest is in service", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Readiness" } } } } }
+      }
+    },
+    "/metrics": {
+      "get": {
+        "operationId": "metrics",
+        "responses": { "200": { "description": "Prometheus text format", "content": { "text/plain": { "schema": { "type": "string" } } } } }
+      }
+    },
+    "/openapi.json": {
+      "get": {
+        "operationId": "openapi",
+        "responses": { "200": { "description": "This document", "content": { "application/json": { "schema": { "type": "object" } } } } }
+      }
+    }
+  },
+  "components": {
+    "responses": {
+      "Problem": { "description": "RFC 9457 problem details", "content": { "application/problem+json": { "schema": { "$ref": "#/components/schemas/Problem" } } } }
+    },
+    "schemas": {
+      "Problem": {
+        "type": "object",
+        "required": ["type", "title", "status", "detail"],
+        "properties": {
+          "type": { "type": "string" }, "title": { "type": "string" }, "status": { "type": "integer" }, "detail": { "type": "string" },
+          "offset": { "type": "integer", "description": "Byte offset of a JSON syntax error" },
+          "pointer": { "type": "string", "description": "JSON pointer of a wrong field" }
+        }
+      },
+      "Presentation": {
+        "type": "object", "required": ["style"],
+        "properties": { "style": { "enum": ["push", "modal", "sheet", "replace", "tab", "web", "external"] } }
+      },
+      "Result": {
+        "type": "object",
+        "required": ["url", "status", "manifest"],
+        "properties": {
+          "url": { "type": "string" },
+          "status": { "enum": ["matched", "fallback", "external", "rejected"] },
+          "reason": { "type": "string" },
+          "route": { "type": "object", "required": ["name", "pattern"], "properties": { "name": { "type": "string" }, "pattern": { "type": "string" } } },
+          "destination": { "type": "string" },
+          "params": { "type": "object" },
+          "presentation": { "$ref": "#/components/schemas/Presentation" },
+          "fragment": { "type": "string" },
+          "manifest": { "type": "object", "required": ["version", "etag"], "properties": { "version": { "type": "integer" }, "etag": { "type": "string" } } },
+          "explain": { "type": "object" }
+        }
+      },
+      "BatchRequest": {
+        "type": "object", "required": ["urls"], "additionalProperties": false,
+        "properties": {
+          "urls": { "type": "array", "maxItems": 10000, "items": { "type": "string" } },
+          "context": { "type": "object", "additionalProperties": false, "properties": {
+            "platform": { "type": "string" }, "idiom": { "type": "string" },
+            "appVersion": { "type": "string", "pattern": "^[0-9]+(\\.[0-9]+){0,2}(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$" } } },
+          "explain": { "type": "boolean" }
+        }
+      },
+      "Readiness": {
+        "type": "object",
+        "required": ["status", "version", "etag", "loadedAt", "lastReloadError"],
+        "properties": {
+          "status": { "const": "ready" }, "version": { "type": "integer" }, "etag": { "type": "string" },
+          "loadedAt": { "type": "string" }, "routes": { "type": "integer" }, "reloads": { "type": "integer" },
+          "reloadFailures": { "type": "integer" }, "lastReloadError": { "type": ["string", "null"] }
+        }
+      }
+    }
+  }
+}
+"""#
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+@testable import SwitchboardServer
+
+/// The OpenAPI document: served, valid OpenAPI 3.1 (openapi-spec-validator), and every
+/// path it lists answers.
+@Suite(.serialized)
+struct OpenAPITests {
+    @Test func isServedAndValid() throws {
+        let live = try LiveServer()
+        let r = try RawHTTP.get("/openapi.json", port: live.port)
+        #expect(r.status == 200)
+        #expect(r.header("Content-Type") == "application/json")
+        let document = try r.json()
+        #expect(document["openapi"] as? String == "3.1.0")
+        let paths = try #require(document["paths"] as? [String: Any])
+        #expect(Set(paths.keys) == ["/v1/resolve", "/v1/manifest", "/healthz", "/readyz", "/metrics", "/openapi.json"])
+        for path in paths.keys where path != "/v1/resolve" {
+            #expect(try RawHTTP.get(path, port: live.port).status == 200, "\(path)")
+        }
+        // Validated by the reference validator (PyPI's openapi-spec-validator).
+        let file = live.folder.url.appendingPathComponent("openapi.json")
+        try Data(r.body).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import json, sys\nfrom openapi_spec_validator import validate\nvalidate(json.load(open(sys.argv[1])))", file.path]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(message)")
+    }
+}
