@@ -18,10 +18,10 @@ enum OpenAPIDocument {
         "operationId": "resolve",
         "summary": "Resolve one URL",
         "parameters": [
-          { "name": "url", "in": "query", "required": true, "schema": { "type": "string" }, "description": "The URL to resolve, form-encoded (send + as %2B)." },
+          { "name": "url", "in": "query", "required": true, "schema": { "type": "string", "pattern": "^[^\\u0000]*$" }, "description": "The URL to resolve, form-encoded (send + as %2B). A NUL byte is a 400." },
           { "name": "platform", "in": "query", "schema": { "type": "string" }, "description": "ios, android or web" },
           { "name": "idiom", "in": "query", "schema": { "type": "string" }, "description": "phone or tablet" },
-          { "name": "appVersion", "in": "query", "schema": { "type": "string", "pattern": "^[0-9]+(\\.[0-9]+){0,2}(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$" } },
+          { "name": "appVersion", "in": "query", "schema": { "type": "string", "pattern": "^[0-9]{1,9}(\\.[0-9]{1,9}){0,2}(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$" } },
           { "name": "explain", "in": "query", "schema": { "type": "string", "enum": ["1", "0", "true", "false", "yes", "no", ""] } }
         ],
         "responses": {
@@ -135,10 +135,10 @@ enum OpenAPIDocument {
       "BatchRequest": {
         "type": "object", "required": ["urls"], "additionalProperties": false,
         "properties": {
-          "urls": { "type": "array", "maxItems": 10000, "items": { "type": "string" } },
+          "urls": { "type": "array", "items": { "type": "string" }, "description": "At most 10,000 URLs and 1 MiB of body; more is answered 413." },
           "context": { "type": "object", "additionalProperties": false, "properties": {
             "platform": { "type": "string" }, "idiom": { "type": "string" },
-            "appVersion": { "type": "string", "pattern": "^[0-9]+(\\.[0-9]+){0,2}(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$" } } },
+            "appVersion": { "type": "string", "pattern": "^[0-9]{1,9}(\\.[0-9]{1,9}){0,2}(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$" } } },
           "explain": { "type": "boolean" }
         }
       },
