@@ -87,7 +87,7 @@ struct HotReloadTests {
         #expect(try RawHTTP.get("/v1/manifest", port: one.port).body == RawHTTP.get("/v1/manifest", port: two.port).body)
     }
 
-    @Test func underLoadWhileTheManifestIsReplacedEvery100ms() async throws {
+    @Test func underLoadWhileTheManifestIsReplacedEvery100ms() throws {
         let folder = try ManifestFolder(Manifests.small(version: 1))
         let server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, threads: 2))
         defer { server.stop(gracePeriod: .zero) }
@@ -95,21 +95,18 @@ struct HotReloadTests {
         var etags = Set<String>()
         etags.insert(try #require(try etag(port)))
         // The ETags each version will have, computed by loading each file offline.
-        var versions: [String] = []
-        for v in 2...11 {
-            let json = Manifests.small(version: v, destination: "V\(v)")
-            versions.append(json)
-            etags.insert(try CompiledManifestETag.of(json))
-        }
+        let versions = (2...11).map { Manifests.small(version: $0, destination: "V\($0)") }
+        for json in versions { etags.insert(try CompiledManifestETag.of(json)) }
         let allowed = etags
-        let writer = Task.detached {
+        let writer = BackgroundThread { () -> Bool in
             for json in versions {
-                try folder.replace(json)
-                try await Task.sleep(for: .milliseconds(100))
+                guard (try? folder.replace(json)) != nil else { return false }
+                usleep(100_000)
             }
+            return true
         }
         let clients = (0..<4).map { _ in
-            Task.detached { () -> (ok: Int, failed: Int, foreign: Int) in
+            BackgroundThread { () -> (ok: Int, failed: Int, foreign: Int) in
                 var ok = 0, failed = 0, foreign = 0
                 let deadline = Date().addingTimeInterval(1.3)
                 while Date() < deadline {
@@ -121,10 +118,10 @@ struct HotReloadTests {
                 return (ok, failed, foreign)
             }
         }
-        try await writer.value
+        #expect(writer.join())
         var total = (ok: 0, failed: 0, foreign: 0)
         for client in clients {
-            let r = await client.value
+            let r = client.join()
             total = (total.ok + r.ok, total.failed + r.failed, total.foreign + r.foreign)
         }
         #expect(total.failed == 0)

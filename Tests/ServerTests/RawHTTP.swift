@@ -124,7 +124,7 @@ enum RawHTTP {
 }
 
 /// A temporary folder with a manifest in it, removed when the test ends.
-final class ManifestFolder {
+final class ManifestFolder: Sendable {
     let url: URL
     var manifest: URL { url.appendingPathComponent("routes.json") }
 
@@ -168,4 +168,25 @@ func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) reth
         usleep(5_000)
     }
     return try condition()
+}
+
+/// Work on a thread of its own: blocking socket calls there never starve Swift
+/// concurrency's small cooperative pool (which parallel suites share).
+final class BackgroundThread<Result: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result?
+
+    init(_ body: @escaping @Sendable () -> Result) {
+        let thread = Thread { [self] in
+            result = body()
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Waits for the body to finish and returns what it returned.
+    func join() -> Result {
+        done.wait()
+        return result!
+    }
 }

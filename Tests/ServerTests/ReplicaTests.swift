@@ -6,7 +6,7 @@ import Testing
 /// Three replicas fed the same manifest, as behind a load balancer.
 @Suite(.serialized)
 struct ReplicaTests {
-    @Test func replicasAgreeAndMoveFromOldToNewOnly() async throws {
+    @Test func replicasAgreeAndMoveFromOldToNewOnly() throws {
         let old = Manifests.bundled
         let new = old.replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 2,")
             .replacingOccurrences(of: "\"destination\": \"Artwork\",", with: "\"destination\": \"ArtworkV2\",")
@@ -27,7 +27,7 @@ struct ReplicaTests {
         // Watch every replica while each one's manifest is updated in turn.
         let seen = Mutex(Set<String>())
         let stop = Atomic(false)
-        let watcher = Task.detached {
+        let watcher = BackgroundThread {
             while !stop.load(ordering: .relaxed) {
                 for port in ports {
                     if let etag = try? RawHTTP.get("/v1/resolve?url=/artwork/x", port: port).json()["manifest"] as? [String: Any],
@@ -44,7 +44,7 @@ struct ReplicaTests {
         }
         #expect(eventually { seen.withLock { $0.contains(newETag) } })
         stop.store(true, ordering: .relaxed)
-        await watcher.value
+        watcher.join()
         #expect(try Set(ports.map { try RawHTTP.get("/v1/manifest", port: $0).header("ETag") }) == [newETag])
         #expect(seen.withLock { $0 }.isSubset(of: [oldETag, newETag]))
         #expect(try RawHTTP.get("/v1/resolve?url=/artwork/x", port: ports[2]).json()["destination"] as? String == "ArtworkV2")
