@@ -1,4 +1,5 @@
 import Foundation
+import MicroHTTPD
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -172,21 +173,22 @@ func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) reth
 
 /// Work on a thread of its own: blocking socket calls there never starve Swift
 /// concurrency's small cooperative pool (which parallel suites share).
-final class BackgroundThread<Result: Sendable>: @unchecked Sendable {
+final class BackgroundThread<Result: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private var result: Result?
+    private let result = Locked<Result?>(nil)
 
     init(_ body: @escaping @Sendable () -> Result) {
-        let thread = Thread { [self] in
-            result = body()
+        let done = self.done, result = self.result
+        Thread {
+            let value = body()
+            result.withLock { $0 = value }
             done.signal()
-        }
-        thread.start()
+        }.start()
     }
 
     /// Waits for the body to finish and returns what it returned.
     func join() -> Result {
         done.wait()
-        return result!
+        return result.withLock { $0! }
     }
 }
