@@ -36,9 +36,23 @@ enum RawHTTP {
     final class Connection {
         let fd: Int32
 
-        init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 10) throws {
+        /// Connects to `host:port`, from the local address `source` when given (another
+        /// loopback address is another client to the server's per-address limits).
+        init(port: Int, host: String = "127.0.0.1", source: String? = nil, timeoutSeconds: Int = 10) throws {
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard fd >= 0 else { throw RawHTTPError.connect(errno) }
+            if let source {
+                var local = sockaddr_in()
+                local.sin_family = sa_family_t(AF_INET)
+                inet_pton(AF_INET, source, &local.sin_addr)
+                let bound = withUnsafePointer(to: &local) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+                guard bound == 0 else {
+                    close(fd)
+                    throw RawHTTPError.connect(errno)
+                }
+            }
             var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var address = sockaddr_in()
