@@ -16,8 +16,7 @@ struct ServeCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The route manifest [env: SWITCHBOARD_CONFIG; default: Config/routes.json].", valueName: "manifest"))
-    var config: String?
+    @OptionGroup var manifest: ManifestOptions
 
     @Option(help: "The address to listen on, IPv4 or IPv6 [env: SWITCHBOARD_HOST; default: 127.0.0.1].")
     var host: String?
@@ -41,7 +40,7 @@ struct ServeCommand: ParsableCommand {
     /// Flags win over the environment, the environment over the defaults.
     var settings: (config: String, host: String, port: Int, threads: Int) {
         let env = ProcessInfo.processInfo.environment
-        return (config ?? env["SWITCHBOARD_CONFIG"] ?? "Config/routes.json",
+        return (manifest.config,
                 host ?? env["SWITCHBOARD_HOST"] ?? "127.0.0.1",
                 port ?? env["SWITCHBOARD_PORT"].flatMap { Int($0) } ?? 8080,
                 threads ?? env["SWITCHBOARD_THREADS"].flatMap { Int($0) } ?? max(1, ProcessInfo.processInfo.activeProcessorCount))

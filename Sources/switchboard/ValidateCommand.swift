@@ -18,8 +18,7 @@ struct ValidateCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The route manifest to check against (offline).", valueName: "manifest"))
-    var config: String?
+    @OptionGroup var manifest: ManifestOptions
 
     @Option(help: ArgumentHelp("A running Switchboard to check against, e.g. http://127.0.0.1:8080.", valueName: "url"))
     var server: String?
@@ -36,7 +35,7 @@ struct ValidateCommand: ParsableCommand {
     static let batchSize = 1000
 
     func validate() throws {
-        if config != nil && server != nil { throw ValidationError("give --config or --server, not both") }
+        if manifest.configFlag != nil && server != nil { throw ValidationError("give --config or --server, not both") }
         if let server, URL(string: server)?.scheme == nil { throw ValidationError("--server '\(server)' is not a URL such as http://127.0.0.1:8080") }
     }
 
@@ -65,7 +64,7 @@ struct ValidateCommand: ParsableCommand {
         if let server {
             results = try resolveRemotely(parsed.map(\.url), server: server)
         } else {
-            let compiled = try Diagnostics.loadOrExit(config ?? ProcessInfo.processInfo.environment["SWITCHBOARD_CONFIG"] ?? "Config/routes.json")
+            let compiled = try manifest.load()
             results = parsed.compactMap { c in
                 let json = compiled.resultJSON(compiled.resolve(c.url, context: context.context, explain: true))
                 return (try? JSONParser.parse(json)).flatMap(ResultSummary.init(json:))
