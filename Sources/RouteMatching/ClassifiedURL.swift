@@ -17,18 +17,24 @@ public struct InternalURL: Sendable, Equatable {
         self.fragment = fragment
     }
 
-    /// The normalized path, segments re-joined with `/` (a `/` or `%` inside a segment
-    /// is written `%2F` / `%25` so the path reads back the same).
+    /// The normalized path, segments re-joined with `/`. Whatever would not read back as
+    /// the same segment is percent-encoded (`/`, `%`, `?`, `#`, `\`, spaces and control
+    /// characters), so the path classifies again to these segments.
     public var path: String {
         if segments.isEmpty { return "/" }
         var out = ""
         for segment in segments {
             out.append("/")
-            for ch in segment.unicodeScalars {
-                switch ch {
-                case "/": out.append("%2F")
-                case "%": out.append("%25")
-                default: out.unicodeScalars.append(ch)
+            for scalar in segment.unicodeScalars {
+                let v = scalar.value
+                let escape = v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || v == 0xFEFF || v == 0x200B
+                    || scalar.properties.isWhitespace || "/%?#\\".unicodeScalars.contains(scalar)
+                if escape {
+                    for byte in String(scalar).utf8 {
+                        out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+                    }
+                } else {
+                    out.unicodeScalars.append(scalar)
                 }
             }
         }
