@@ -138,3 +138,14 @@ struct URLScopeTests {
         #expect(v.fragment == nil)
     }
 }
+
+struct NormalizedPathTests {
+    let scope = URLScope(hosts: ["artsy.net"], schemes: ["artsy"])
+
+    @Test(arguments: ["arts=tst/%2e%3FFFx", "/a%23b/c%20d", "/%00x/%0A", "/a%5Cb", "/caf%C3%A9/%C2%85", "/a%2Fb/%25", "/%E2%80%A8"])
+    func normalizedPathsReadBackAsTheSameSegments(_ input: String) throws {
+        guard case .internal(let url) = scope.classify(input) else { Issue.record("not internal: \(input)"); return }
+        guard case .internal(let again) = scope.classify(url.path) else { Issue.record("path \(url.path) not internal"); return }
+        #expect(again.segments == url.segments, "\(input) -> \(url.path)")
+    }
+}
