@@ -12,14 +12,6 @@ public struct HTTPRequest: Sendable {
     let headerValues: [String?]
     let headerNames: [String]
 
-    public init(method: String, target: [UInt8], body: [UInt8] = [], headers: [(String, String)] = []) {
-        self.method = method
-        self.target = target
-        self.body = body
-        self.headerNames = headers.map { $0.0.lowercased() }
-        self.headerValues = headers.map { $0.1 }
-    }
-
     init(method: String, target: [UInt8], body: [UInt8], headerNames: [String], headerValues: [String?]) {
         self.method = method
         self.target = target

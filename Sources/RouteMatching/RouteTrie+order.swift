@@ -3,8 +3,6 @@ extension RouteTrie {
     /// ending there, then literal children (by key), the typed child, the string child,
     /// and last the wildcards starting there.
     public var candidatesInPrecedenceOrder: [Int] {
-        var children: [Int: [(String, Int)]] = [:]
-        for e in edgeKey.indices { children[Int(edgeParent[e]), default: []].append((edgeKey[e], Int(edgeChild[e]))) }
         var out: [Int] = []
         var stack: [(node: Int, wildcardsOnly: Bool)] = [(0, false)]
         // Iterative DFS: push in reverse so pops come in precedence order.
@@ -15,7 +13,7 @@ extension RouteTrie {
             }
             out += terminals(node).map { Int($0) }
             var next: [(Int, Bool)] = []
-            for (_, child) in (children[node] ?? []).sorted(by: { $0.0 < $1.0 }) { next.append((child, false)) }
+            for edge in literalEdges(node) { next.append((edge.child, false)) }
             if typedChild[node] >= 0 { next.append((Int(typedChild[node]), false)) }
             if stringChild[node] >= 0 { next.append((Int(stringChild[node]), false)) }
             next.append((node, true))

@@ -34,7 +34,9 @@ public struct RouteTrie: Sendable {
     let wildcardRanges: [Range<Int32>]
     let lists: [Int32]
 
-    // Literal edges.
+    // Literal edges, grouped by parent in node order: a node's edges are
+    // `edgeStart[node]..<edgeStart[node + 1]`, sorted by key.
+    let edgeStart: [Int32]
     let edgeParent: [Int32]
     let edgeKey: [String]
     let edgeChild: [Int32]
@@ -56,13 +58,16 @@ public struct RouteTrie: Sendable {
             wildcardRanges.append(wildStart..<Int32(lists.count))
         }
         var edgeParent: [Int32] = [], edgeKey: [String] = [], edgeChild: [Int32] = []
+        var edgeStart: [Int32] = []
         for (parent, node) in builder.nodes.enumerated() {
+            edgeStart.append(Int32(edgeKey.count))
             for (key, child) in node.literals.sorted(by: { $0.key < $1.key }) {
                 edgeParent.append(Int32(parent))
                 edgeKey.append(key)
                 edgeChild.append(Int32(child))
             }
         }
+        edgeStart.append(Int32(edgeKey.count))
         var size = 8
         while size < edgeKey.count * 2 { size <<= 1 }
         var slots = [Int32](repeating: -1, count: size)
@@ -79,6 +84,7 @@ public struct RouteTrie: Sendable {
         self.terminalRanges = terminalRanges
         self.wildcardRanges = wildcardRanges
         self.lists = lists
+        self.edgeStart = edgeStart
         self.edgeParent = edgeParent
         self.edgeKey = edgeKey
         self.edgeChild = edgeChild
@@ -110,9 +116,9 @@ public struct RouteTrie: Sendable {
         }
     }
 
-    /// The literal edges leaving `node`, as (key, child).
+    /// The literal edges leaving `node`, as (key, child), sorted by key.
     func literalEdges(_ node: Int) -> [(key: String, child: Int)] {
-        edgeParent.indices.filter { Int(edgeParent[$0]) == node }.map { (edgeKey[$0], Int(edgeChild[$0])) }
+        (Int(edgeStart[node])..<Int(edgeStart[node + 1])).map { (edgeKey[$0], Int(edgeChild[$0])) }
     }
 
     func terminals(_ node: Int) -> ArraySlice<Int32> {

@@ -17,21 +17,10 @@ extension CompiledManifest {
             w.raw(",\"reason\":")
             w.string(reason)
         }
-        if let json = r.routeJSON {
-            w.bytes.append(contentsOf: json)
-        } else if let route = r.route {
-            w.raw(",\"route\":{\"name\":")
-            w.string(route.name)
-            w.raw(",\"pattern\":")
-            w.string(route.pattern)
-            w.byte(UInt8(ascii: "}"))
-        }
-        if let json = r.destinationJSON {
-            w.bytes.append(contentsOf: json)
-        } else if let destination = r.destination {
-            w.raw(",\"destination\":")
-            w.string(destination)
-        }
+        // route, destination and presentation come serialized from the manifest
+        // (ResultFragments): every resolution sets them with the fields they mirror.
+        if let json = r.routeJSON { w.bytes.append(contentsOf: json) }
+        if let json = r.destinationJSON { w.bytes.append(contentsOf: json) }
         if r.status == .matched || r.status == .fallback {
             w.raw(",\"params\":{")
             for (k, member) in r.params.enumerated() {
@@ -42,20 +31,7 @@ extension CompiledManifest {
             }
             w.byte(UInt8(ascii: "}"))
         }
-        if let json = r.presentationJSON {
-            w.bytes.append(contentsOf: json)
-        } else if let presentation = r.presentation {
-            w.raw(",\"presentation\":{\"style\":\"")
-            w.raw(Self.name(of: presentation.style))
-            w.byte(UInt8(ascii: "\""))
-            for option in presentation.options {
-                w.byte(UInt8(ascii: ","))
-                w.string(option.key)
-                w.byte(UInt8(ascii: ":"))
-                w.write(option.value)
-            }
-            w.byte(UInt8(ascii: "}"))
-        }
+        if let json = r.presentationJSON { w.bytes.append(contentsOf: json) }
         if let fragment = r.fragment, r.status == .matched || r.status == .fallback {
             w.raw(",\"fragment\":")
             w.string(fragment)
@@ -74,18 +50,6 @@ extension CompiledManifest {
         case .fallback: return "fallback"
         case .external: return "external"
         case .rejected: return "rejected"
-        }
-    }
-
-    private static func name(of style: Presentation.Style) -> StaticString {
-        switch style {
-        case .push: return "push"
-        case .modal: return "modal"
-        case .sheet: return "sheet"
-        case .replace: return "replace"
-        case .tab: return "tab"
-        case .web: return "web"
-        case .external: return "external"
         }
     }
 }
