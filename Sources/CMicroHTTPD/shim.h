@@ -1,6 +1,6 @@
 // Wrappers for what Swift cannot call in libmicrohttpd 0.9.75 (Debian's
 // libmicrohttpd-dev): the variadic MHD_start_daemon and MHD_get_daemon_info, and a
-// header count that needs a C iterator callback.
+// header scan that needs a C iterator callback.
 #ifndef SWITCHBOARD_CMICROHTTPD_SHIM_H
 #define SWITCHBOARD_CMICROHTTPD_SHIM_H
 
@@ -8,8 +8,10 @@
 #include <netinet/in.h>
 #include <stdint.h>
 #include <string.h>
+#include <stdio.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <microhttpd.h>
 
 /// The options Switchboard starts a daemon with.
@@ -87,21 +89,56 @@ static inline struct MHD_Response *sb_response_copy(size_t size, const void *dat
     return MHD_create_response_from_buffer(size, (void *)data, MHD_RESPMEM_MUST_COPY);
 }
 
-struct sb_header_count { const char *name; unsigned int count; };
+/// What one pass over a request's headers finds: the field count, their size as
+/// "Name: value\r\n" lines, and how often the framing headers occur (0.9.75 accepts
+/// duplicate Content-Length headers, which smuggling relies on).
+struct sb_header_scan {
+    unsigned int fields;
+    size_t bytes;
+    unsigned int content_lengths;
+    unsigned int transfer_encodings;
+};
 
-static inline enum MHD_Result sb_count_iterator(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
-    (void)kind; (void)value;
-    struct sb_header_count *count = (struct sb_header_count *)cls;
-    if (key != NULL && strcasecmp(key, count->name) == 0) count->count += 1;
+static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+    (void)kind;
+    struct sb_header_scan *scan = (struct sb_header_scan *)cls;
+    if (key == NULL) return MHD_YES;
+    scan->fields += 1;
+    scan->bytes += strlen(key) + (value == NULL ? 0 : strlen(value)) + 4;
+    if (strcasecmp(key, "Content-Length") == 0) scan->content_lengths += 1;
+    if (strcasecmp(key, "Transfer-Encoding") == 0) scan->transfer_encodings += 1;
     return MHD_YES;
 }
 
-/// How many request headers named `name` (case-insensitively) the request has:
-/// 0.9.75 accepts duplicate Content-Length headers, which smuggling relies on.
-static inline unsigned int sb_count_header(struct MHD_Connection *connection, const char *name) {
-    struct sb_header_count count = { name, 0 };
-    MHD_get_connection_values(connection, MHD_HEADER_KIND, sb_count_iterator, &count);
-    return count.count;
+static inline struct sb_header_scan sb_scan_headers(struct MHD_Connection *connection) {
+    struct sb_header_scan scan = { 0, 0, 0, 0 };
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, sb_scan_iterator, &scan);
+    return scan;
+}
+
+/// Writes a whole response straight to the connection's socket and half-closes it.
+/// 0.9.75 refuses MHD_queue_response while a body is being received, so a request
+/// whose body misses its deadline is answered this way, then dropped (the caller
+/// returns MHD_NO). Returns 0 when every byte was handed to the kernel.
+static inline int sb_send_final_response(struct MHD_Connection *connection, const char *status_line,
+                                         const char *content_type, const char *body, size_t body_size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info == NULL) return -1;
+    char date[40];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    char head[512];
+    int length = snprintf(head, sizeof head,
+        "HTTP/1.1 %s\r\nDate: %s\r\nConnection: close\r\nContent-Type: %s\r\nContent-Length: %zu\r\n\r\n",
+        status_line, date, content_type, body_size);
+    if (length < 0 || (size_t)length >= sizeof head) return -1;
+    int fd = info->connect_fd;
+    if (send(fd, head, (size_t)length, MSG_NOSIGNAL | MSG_MORE) != length) return -1;
+    if (send(fd, body, body_size, MSG_NOSIGNAL) != (ssize_t)body_size) return -1;
+    shutdown(fd, SHUT_WR);
+    return 0;
 }
 
 #endif

@@ -9,6 +9,7 @@ import Synchronization
 /// one thread at a time, so it needs no lock.
 final class RequestState {
     let target: [UInt8]
+    let began = ContinuousClock.now
     var started = false
     var body: [UInt8] = []
     var bodyTooLarge = false
@@ -55,9 +56,17 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
         state.started = true
         // Framing checks on the headers, before any body is read: answered at once,
         // and the connection closes, which is what a smuggling attempt deserves.
-        let lengths = sb_count_header(connection, "Content-Length")
-        let chunked = sb_count_header(connection, "Transfer-Encoding") > 0
-        if lengths > 1 || (lengths == 1 && chunked) {
+        let headers = sb_scan_headers(connection)
+        if headers.fields > limits.maxHeaderFields {
+            return queue(connection, problem(431, "Request Header Fields Too Large",
+                                             "more than \(limits.maxHeaderFields) header fields"))
+        }
+        if headers.bytes > limits.maxHeaderBytes {
+            return queue(connection, problem(431, "Request Header Fields Too Large",
+                                             "the header fields are larger than \(limits.maxHeaderBytes) bytes"))
+        }
+        let lengths = headers.content_lengths
+        if lengths > 1 || (lengths == 1 && headers.transfer_encodings > 0) {
             return queue(connection, problem(400, "Bad Request", "conflicting Content-Length / Transfer-Encoding headers"))
         }
         // A NUL byte inside the request target truncates the C string MHD hands out; the
@@ -81,6 +90,15 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
 
     let size = uploadDataSize.pointee
     if size > 0 {
+        if ContinuousClock.now - state.began > .seconds(limits.bodyDeadlineSeconds) {
+            // Too late to queue a response mid-body: write it to the socket, then close.
+            let body = problemJSON(408, "Request Timeout", "the body did not arrive within \(limits.bodyDeadlineSeconds) seconds")
+            _ = body.withUnsafeBytes { bytes in
+                sb_send_final_response(connection, "408 Request Timeout", "application/problem+json",
+                                       bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+            }
+            return .NO
+        }
         if let uploadData, !state.bodyTooLarge {
             if state.body.count + size > limits.maxBodySize {
                 state.bodyTooLarge = true
@@ -108,8 +126,12 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
 
 /// A small problem+json response for errors found before the handler runs.
 func problem(_ status: Int, _ title: String, _ detail: String) -> HTTPResponse {
-    let body = "{\"type\":\"about:blank\",\"title\":\"\(title)\",\"status\":\(status),\"detail\":\"\(detail)\"}"
-    return HTTPResponse(status: status, headers: [("Content-Type", "application/problem+json")], body: Array(body.utf8))
+    HTTPResponse(status: status, headers: [("Content-Type", "application/problem+json")], body: problemJSON(status, title, detail))
+}
+
+/// The problem+json body (title and detail are fixed ASCII text without quotes).
+func problemJSON(_ status: Int, _ title: String, _ detail: String) -> [UInt8] {
+    Array("{\"type\":\"about:blank\",\"title\":\"\(title)\",\"status\":\(status),\"detail\":\"\(detail)\"}".utf8)
 }
 
 /// Queues `response` on the connection.

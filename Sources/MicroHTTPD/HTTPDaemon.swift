@@ -30,14 +30,23 @@ public final class HTTPDaemon: Sendable {
         public var connectionMemoryLimit: Int
         /// Longest request target accepted (longer gets 414).
         public var maxTargetLength: Int
+        /// Most header fields a request may have (more gets 431).
+        public var maxHeaderFields: Int
+        /// Largest header section, counting each field as `Name: value\r\n` (larger gets 431).
+        public var maxHeaderBytes: Int
         /// Largest body accepted (larger gets 413).
         public var maxBodySize: Int
+        /// Seconds from the request line by which the whole body must have arrived; a
+        /// body still arriving after it gets 408. (A client that stops sending
+        /// altogether is closed after `timeoutSeconds` of inactivity.)
+        public var bodyDeadlineSeconds: Int
         /// Request headers copied into ``HTTPRequest``.
         public var requestHeaders: [String]
 
         public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, connectionLimit: Int = 4096,
                     perIPConnectionLimit: Int = 256, timeoutSeconds: Int = 15, connectionMemoryLimit: Int = 32 << 10,
-                    maxTargetLength: Int = 12 << 10, maxBodySize: Int = 1 << 20, requestHeaders: [String] = []) {
+                    maxTargetLength: Int = 12 << 10, maxHeaderFields: Int = 100, maxHeaderBytes: Int = 8 << 10,
+                    maxBodySize: Int = 1 << 20, bodyDeadlineSeconds: Int = 10, requestHeaders: [String] = []) {
             self.host = host
             self.port = port
             self.threads = threads
@@ -46,7 +55,10 @@ public final class HTTPDaemon: Sendable {
             self.timeoutSeconds = timeoutSeconds
             self.connectionMemoryLimit = connectionMemoryLimit
             self.maxTargetLength = maxTargetLength
+            self.maxHeaderFields = maxHeaderFields
+            self.maxHeaderBytes = maxHeaderBytes
             self.maxBodySize = maxBodySize
+            self.bodyDeadlineSeconds = bodyDeadlineSeconds
             self.requestHeaders = requestHeaders
         }
     }

@@ -45,6 +45,26 @@ final class HTTPHardeningTests {
         #expect(try alive())
     }
 
+    @Test func tooManyHeaderFieldsGet431() throws {
+        let fields = (0..<100).map { ("X-H\($0)", "v") }
+        let r = try RawHTTP.get("/healthz", headers: fields, port: server.port)
+        #expect(r.status == 431)
+        #expect(r.header("Content-Type") == "application/problem+json")
+        #expect(try RawHTTP.get("/healthz", headers: Array(fields.dropFirst(2)), port: server.port).status == 200)
+    }
+
+    @Test func aBodyPastItsDeadlineGets408() throws {
+        let strict = try LiveServer(http: .init(bodyDeadlineSeconds: 1))
+        let c = try RawHTTP.Connection(port: strict.port, timeoutSeconds: 5)
+        c.send(Array("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n{".utf8))
+        usleep(1_300_000)
+        c.send(Array(" ".utf8))
+        let r = try c.response()
+        #expect(r.status == 408)
+        #expect(try r.json()["status"] as? Int == 408)
+        #expect(try RawHTTP.get("/healthz", port: strict.port).status == 200)
+    }
+
     @Test func nulBytesInTheTargetAreRefused() throws {
         let request = Array("GET /v1/resolve?url=/a".utf8) + [0] + Array("b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
         let status = (try? RawHTTP.exchange(request, port: server.port))?.status

@@ -1,3 +1,4 @@
+import MicroHTTPD
 import SwitchboardServer
 
 /// A server on a port of its own, serving a manifest in a folder of its own; stopped
@@ -7,9 +8,11 @@ final class LiveServer {
     let server: SwitchboardServer
     var port: Int { server.port }
 
-    init(_ manifest: String = Manifests.bundled, watch: Bool = false, threads: Int = 2) throws {
+    init(_ manifest: String = Manifests.bundled, watch: Bool = false, threads: Int = 2,
+         http: HTTPDaemon.Configuration = .init()) throws {
         folder = try ManifestFolder(manifest)
-        server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, threads: threads, watch: watch))
+        server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, threads: threads,
+                                                            watch: watch, http: http))
     }
 
     deinit { server.stop(gracePeriod: .zero) }
