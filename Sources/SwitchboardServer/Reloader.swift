@@ -15,12 +15,19 @@ final class Reloader: Sendable {
         guard pending.withLock({ p in defer { p = true }; return !p }) else { return }
         queue.asyncAfter(deadline: .now() + .milliseconds(30)) { [self] in
             pending.withLock { $0 = false }
-            store.reload()
+            _ = reloadAndTrim()
         }
     }
 
     /// Reloads now and returns what happened.
     func reloadNow() -> ManifestStore.ReloadOutcome {
-        queue.sync { store.reload() }
+        queue.sync { reloadAndTrim() }
+    }
+
+    /// A reload frees a whole manifest (the old one, or the refused new one).
+    private func reloadAndTrim() -> ManifestStore.ReloadOutcome {
+        let outcome = store.reload()
+        releaseFreedMemory()
+        return outcome
     }
 }
