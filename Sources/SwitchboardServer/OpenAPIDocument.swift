@@ -43,7 +43,9 @@ enum OpenAPIDocument {
             "type": "object", "required": ["results"], "additionalProperties": false,
             "properties": { "results": { "type": "array", "items": { "$ref": "#/components/schemas/Result" } } } } } } },
           "400": { "$ref": "#/components/responses/Problem" },
-          "413": { "$ref": "#/components/responses/Problem" }
+          "408": { "$ref": "#/components/responses/Problem" },
+          "413": { "$ref": "#/components/responses/Problem" },
+          "431": { "$ref": "#/components/responses/Problem" }
         }
       }
     },
