@@ -61,8 +61,7 @@ public struct JSONWriter: Sendable {
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         if !Self.needsEscaping(text) {
-            let span = text.utf8.span
-            for i in span.indices { bytes.append(span[i]) }
+            bytes.append(contentsOf: text.utf8)
             bytes.append(UInt8(ascii: "\""))
             return
         }
