@@ -69,6 +69,14 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
         if lengths > 1 || (lengths == 1 && headers.transfer_encodings > 0) {
             return queue(connection, problem(400, "Bad Request", "conflicting Content-Length / Transfer-Encoding headers"))
         }
+        // RFC 9112 6.1: a request whose transfer coding is not chunked has no knowable
+        // length; 0.9.75 would wait on it until the inactivity timeout.
+        if headers.transfer_encodings > 0 {
+            let coding = MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding").map { String(cString: $0) }
+            if headers.transfer_encodings > 1 || coding?.lowercased() != "chunked" {
+                return queue(connection, problem(400, "Bad Request", "the only transfer coding accepted is chunked"))
+            }
+        }
         // A NUL byte inside the request target truncates the C string MHD hands out; the
         // version follows the target in the same request-line buffer, so a gap larger
         // than the target we saw means bytes were hidden behind a NUL.

@@ -25,6 +25,12 @@ final class HTTPHardeningTests {
         #expect(try alive())
     }
 
+    @Test func refusesTransferCodingsOtherThanChunked() throws {
+        let request = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n{}"
+        #expect(try RawHTTP.exchange(Array(request.utf8), port: server.port, timeoutSeconds: 3).status == 400)
+        #expect(try alive())
+    }
+
     @Test func acceptsChunkedBodies() throws {
         let body = #"{"urls":["/a"]}"#
         let chunk = String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n0\r\n\r\n"
