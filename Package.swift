@@ -40,10 +40,12 @@ let package = Package(
         ),
         // `swift run -c release switchboard-bench`: resolution and load benchmark.
         .executableTarget(name: "switchboard-bench", dependencies: ["Switchboard"]),
-        .testTarget(name: "RouteMatchingTests", dependencies: ["RouteMatching"]),
+        // Shared by the test targets: running the built CLI and reference tools.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "RouteMatchingTests", dependencies: ["RouteMatching", "TestSupport"]),
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard"]),
-        .testTarget(name: "CLITests", dependencies: ["Switchboard"]),
-        .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD"]),
+        .testTarget(name: "CLITests", dependencies: ["Switchboard", "TestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What can be checked of the Dockerfile without a Docker engine: the runtime stage
 /// installs every shared library the binary needs, and its entrypoint starts the server.
@@ -16,16 +17,7 @@ struct DeploymentTests {
     }
 
     static func shell(_ command: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", command]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try Subprocess.bash(command).stdout
     }
 
     @Test func theRuntimeStageProvidesEverySharedLibrary() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import RouteMatching
 
 /// Host classification against a WHATWG URL parser (node's `URL`, what browsers
@@ -51,19 +52,9 @@ struct BrowserHostDifferentialTests {
         const out = lines.map(s => { try { const u = new URL(s, 'https://base.invalid/'); return [u.hostname, u.port, u.protocol]; } catch (e) { return null; } });
         process.stdout.write(JSON.stringify(out));
         """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["node", "-e", script]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
         let payload = inputs.map { String(decoding: try! JSONSerialization.data(withJSONObject: $0, options: .fragmentsAllowed), as: UTF8.self) }
             .joined(separator: "\n")
-        let writer = Thread { input.fileHandleForWriting.write(Data(payload.utf8)); try? input.fileHandleForWriting.close() }
-        writer.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["node", "-e", script], stdin: Data(payload.utf8)).stdoutData
         let parsed = try #require(try JSONSerialization.jsonObject(with: data) as? [Any])
         return parsed.map { item in
             guard let triple = item as? [String], triple.count == 3 else { return nil }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SwitchboardServer
 
 @Suite(.serialized)
@@ -104,17 +105,6 @@ final class ManifestEndpointTests {
     }
 
     func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-dc"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(bytes))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return [UInt8](data)
+        [UInt8](try Subprocess.run(URL(fileURLWithPath: "/bin/gzip"), ["-dc"], stdin: Data(bytes)).stdoutData)
     }
 }

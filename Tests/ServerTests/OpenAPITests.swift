@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SwitchboardServer
 
 /// The OpenAPI document: served, valid OpenAPI 3.1 (openapi-spec-validator), and every
@@ -21,14 +22,9 @@ struct OpenAPITests {
         // Validated by the reference validator (PyPI's openapi-spec-validator).
         let file = live.folder.url.appendingPathComponent("openapi.json")
         try Data(r.body).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import json, sys\nfrom openapi_spec_validator import validate\nvalidate(json.load(open(sys.argv[1])))", file.path]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(message)")
+        let validator = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), [
+            "python3", "-c", "import json, sys\nfrom openapi_spec_validator import validate\nvalidate(json.load(open(sys.argv[1])))", file.path,
+        ])
+        #expect(validator.status == 0, "\(validator.stderr)")
     }
 }

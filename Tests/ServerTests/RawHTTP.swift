@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTPD
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,28 +42,23 @@ enum RawHTTP {
         init(port: Int, host: String = "127.0.0.1", source: String? = nil, timeoutSeconds: Int = 10) throws {
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard fd >= 0 else { throw RawHTTPError.connect(errno) }
-            if let source {
-                var local = sockaddr_in()
-                local.sin_family = sa_family_t(AF_INET)
-                inet_pton(AF_INET, source, &local.sin_addr)
-                let bound = withUnsafePointer(to: &local) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                }
-                guard bound == 0 else {
-                    close(fd)
-                    throw RawHTTPError.connect(errno)
-                }
-            }
+            if let source { try use(bind, source, port: 0) }
             var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            try use(connect, host, port: port)
+        }
+
+        /// Calls `bind` or `connect` with the IPv4 address `host:port`; closes the socket
+        /// and throws when it fails.
+        private func use(_ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32, _ host: String, port: Int) throws {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             inet_pton(AF_INET, host, &address.sin_addr)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard connected == 0 else {
+            guard result == 0 else {
                 close(fd)
                 throw RawHTTPError.connect(errno)
             }
@@ -162,7 +158,7 @@ final class ManifestFolder: Sendable {
 }
 
 enum Manifests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Subprocess.packageRoot
     static var bundled: String { try! String(contentsOf: root.appendingPathComponent("Config/routes.json"), encoding: .utf8) }
 
     /// A small manifest whose version and destination vary.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the README's `console runnable` blocks: each `$ command` in a shell, in a folder
 /// holding a copy of `Config/`, with `switchboard` on the PATH and a server of the bundled
@@ -51,22 +52,13 @@ struct ReadmeTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Manifests.root.appendingPathComponent("Config"), to: folder.appendingPathComponent("Config"))
         defer { try? FileManager.default.removeItem(at: folder) }
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = ServeProcessTests.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let path = ServeProcessTests.executable.deletingLastPathComponent().path + ":"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         for block in blocks {
             for step in block {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/bash")
-                process.arguments = ["-c", step.command.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(served.port)")]
-                process.currentDirectoryURL = folder
-                process.environment = environment
-                let out = Pipe()
-                process.standardOutput = out
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                let data = out.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                let actual = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+                let command = step.command.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(served.port)")
+                let actual = try Subprocess.bash(command, environment: ["PATH": path], in: folder).stdout
+                    .replacingOccurrences(of: "\r\n", with: "\n")
                     .components(separatedBy: "\n").filter { !$0.hasPrefix("Date: ") }.joined(separator: "\n")
                     .trimmingCharacters(in: .newlines)
                 #expect(actual == step.expected.trimmingCharacters(in: .newlines), "$ \(step.command)")

@@ -1,15 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 import SwitchboardServer
 
 /// `switchboard serve` run as a process: signals, exit codes, start-up refusals.
 @Suite(.serialized)
 struct ServeProcessTests {
-    static let executable: URL = {
-        let nextToTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("switchboard")
-        if FileManager.default.isExecutableFile(atPath: nextToTests.path) { return nextToTests }
-        return Manifests.root.appendingPathComponent(".build/debug/switchboard")
-    }()
+    static let executable = Subprocess.switchboard
 
     /// A running `switchboard serve`, its port read from its start-up line.
     final class Served {
@@ -88,14 +85,8 @@ struct ServeProcessTests {
                                  environment: ["SWITCHBOARD_CONFIG": folder.manifest.path])
         #expect(try RawHTTP.get("/v1/resolve?url=/artwork/x", port: flagged.port).json()["destination"] as? String == "Artwork")
         #expect(flagged.stop() == 0)
-        let bad = Process()
-        bad.executableURL = Self.executable
-        bad.arguments = ["serve"]
-        bad.environment = ProcessInfo.processInfo.environment.merging(["SWITCHBOARD_PORT": "eighty"]) { $1 }
-        bad.standardError = FileHandle.nullDevice
-        try bad.run()
-        bad.waitUntilExit()
-        #expect(bad.terminationStatus == 2)
+        let bad = try Subprocess.run(Self.executable, ["serve"], environment: ["SWITCHBOARD_PORT": "eighty"])
+        #expect(bad.status == 2)
     }
 
     @Test func logsOneStructuredLinePerReloadAndPerRejectedManifest() throws {
@@ -131,16 +122,9 @@ struct ServeProcessTests {
 
     @Test func refusesToStartOnAnInvalidManifest() throws {
         let folder = try ManifestFolder(#"{"version": 1, "routes": []}"#)
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--port", "0", "--config", folder.manifest.path]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
-        #expect(text.contains("error[empty-routes] /routes"))
+        let refused = try Subprocess.run(Self.executable, ["serve", "--port", "0", "--config", folder.manifest.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("error[empty-routes] /routes"))
     }
 
     @Test func exits2WhenThePortIsTaken() throws {
@@ -167,15 +151,10 @@ struct ServeProcessTests {
         var lines = (0..<1200).map { "https://www.artsy.net/artwork/a\($0) -> Artwork" }
         lines.append("/user/conversations/12 -> Conversation")
         try Data(lines.joined(separator: "\n").utf8).write(to: cases)
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["validate", "--server", "http://127.0.0.1:\(server.port)", "--app-version", "7.1.0", cases.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let validated = try Subprocess.run(Self.executable, ["validate", "--server", "http://127.0.0.1:\(server.port)",
+                                                             "--app-version", "7.1.0", cases.path])
+        let text = validated.stdout
+        #expect(validated.status == 1)
         #expect(text.contains("FAIL line 1201: /user/conversations/12 -> Conversation"))
         #expect(text.contains("  tried conversation /user/conversations/:id: refused (since 7.2.0 > appVersion 7.1.0)"))
         #expect(text.hasSuffix("1200 passed, 1 failed\n"))
