@@ -46,7 +46,9 @@ package enum PercentDecoding {
     }
 
     /// Whether every `%` in `bytes` starts a `%XX` escape.
-    package static func isWellFormed(_ bytes: some Collection<UInt8>) -> Bool {
+    /// Concrete, not generic: called across modules, a generic version runs
+    /// unspecialized (a witness call per byte) on the request path.
+    package static func isWellFormed(_ bytes: ArraySlice<UInt8>) -> Bool {
         var pending = 0
         for b in bytes {
             if pending > 0 {

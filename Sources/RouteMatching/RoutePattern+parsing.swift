@@ -136,7 +136,7 @@ extension RoutePattern {
             guard isParamName(name) else { throw .invalidParamName(name) }
             return .wildcard(name)
         default:
-            guard PercentDecoding.isWellFormed(raw),
+            guard PercentDecoding.isWellFormed(raw[...]),
                   let decoded = PercentDecoding.decode(raw, 0..<raw.count, plusAsSpace: false) else {
                 throw .invalidPercentEncoding
             }

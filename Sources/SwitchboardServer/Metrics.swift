@@ -7,6 +7,19 @@ final class Metrics: Sendable {
     enum Endpoint: String, CaseIterable, Sendable {
         case resolve = "/v1/resolve", manifest = "/v1/manifest", healthz = "/healthz", readyz = "/readyz",
              metrics = "/metrics", openapi = "/openapi.json", other = "other"
+
+        /// Its position in `allCases` (which builds an array each time it is read).
+        var ordinal: Int {
+            switch self {
+            case .resolve: 0
+            case .manifest: 1
+            case .healthz: 2
+            case .readyz: 3
+            case .metrics: 4
+            case .openapi: 5
+            case .other: 6
+            }
+        }
     }
 
     /// Upper bounds of the latency buckets, in seconds.
@@ -35,7 +48,7 @@ final class Metrics: Sendable {
             bucket = i
             break
         }
-        let e = Endpoint.allCases.firstIndex(of: endpoint)!
+        let e = endpoint.ordinal
         let m = Self.methods.firstIndex(of: method) ?? Self.methods.count - 1
         let st = Self.statuses.firstIndex(of: status) ?? Self.statuses.count - 1
         let index = (e * Self.methods.count + m) * Self.statuses.count + st

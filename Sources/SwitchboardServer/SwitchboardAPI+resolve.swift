@@ -36,11 +36,13 @@ extension SwitchboardAPI {
         case (.failure(let problem), _), (_, .failure(let problem)): return (problem.response, (0, 0, 0, 0))
         case (.success(let c), .success(let e)): (context, explain) = (c, e)
         }
-        let compiled = store.current.compiled
-        let result = compiled.resolve(bytes: urls[0], context: context, explain: explain)
+        // Borrowed through the class reference: copying the CompiledManifest struct
+        // out would retain and release each of its fields on every request.
+        let served = store.current
+        let result = served.compiled.resolve(bytes: urls[0], context: context, explain: explain)
         var outcomes: Outcomes = (0, 0, 0, 0)
         Self.count(result.status, into: &outcomes)
-        return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: compiled.resultJSON(result)), outcomes)
+        return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: served.compiled.resultJSON(result)), outcomes)
     }
 
     /// `POST /v1/resolve` with `{"urls": [...], "context": {...}, "explain": false}`.
@@ -97,15 +99,15 @@ extension SwitchboardAPI {
         case .bool(let b)?: explain = b
         default: return (Self.pointerProblem("/explain", "expected true or false"), (0, 0, 0, 0))
         }
-        let compiled = store.current.compiled
+        let served = store.current
         var writer = JSONWriter(capacity: 64 + urls.count * 360)
         writer.raw("{\"results\":[")
         var outcomes: Outcomes = (0, 0, 0, 0)
         for (i, url) in urls.enumerated() {
             if i > 0 { writer.byte(UInt8(ascii: ",")) }
-            let result = compiled.resolve(url, context: context, explain: explain)
+            let result = served.compiled.resolve(url, context: context, explain: explain)
             Self.count(result.status, into: &outcomes)
-            compiled.writeResult(result, into: &writer)
+            served.compiled.writeResult(result, into: &writer)
         }
         writer.raw("]}")
         return (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: writer.bytes), outcomes)

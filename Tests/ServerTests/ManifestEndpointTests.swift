@@ -87,6 +87,8 @@ final class ManifestEndpointTests {
         let metrics = try RawHTTP.get("/metrics", port: server.port)
         #expect(metrics.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
         for line in ["switchboard_http_requests_total{endpoint=\"/v1/resolve\",method=\"GET\",status=\"200\"} ",
+                     "switchboard_http_requests_total{endpoint=\"/healthz\",method=\"GET\",status=\"200\"} 1\n",
+                     "switchboard_http_requests_total{endpoint=\"/readyz\",method=\"GET\",status=\"200\"} 1\n",
                      "switchboard_resolve_outcomes_total{status=\"matched\"} ", "switchboard_manifest_version 1",
                      "switchboard_http_request_duration_seconds_bucket{le=\"+Inf\"} ", "switchboard_manifest_reloads_total 0",
                      "switchboard_manifest_reload_failures_total 0"] {
