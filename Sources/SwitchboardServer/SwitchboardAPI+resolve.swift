@@ -16,33 +16,96 @@ extension SwitchboardAPI {
 
     /// `GET /v1/resolve?url=...&platform=&idiom=&appVersion=&explain=`.
     func resolveOne(_ request: HTTPRequest) -> (HTTPResponse, Outcomes) {
-        let query: QueryString
-        do {
-            query = try QueryString(request.query)
-        } catch {
-            return (Problem.badRequest("malformed query string: invalid percent-encoding").response, (0, 0, 0, 0))
+        let parameters: ResolveParameters
+        switch Self.parameters(request.query) {
+        case .failure(let problem): return (problem.response, (0, 0, 0, 0))
+        case .success(let p): parameters = p
         }
-        let urls = query.values("url")
-        guard urls.count == 1 else {
-            return (Problem.badRequest(urls.isEmpty ? "the url parameter is required: /v1/resolve?url=..."
-                                                    : "give the url parameter once; POST /v1/resolve takes several").response, (0, 0, 0, 0))
-        }
-        guard !urls[0].contains(0) else {
-            return (Problem.badRequest("the url parameter contains a NUL byte").response, (0, 0, 0, 0))
-        }
-        let context: ResolveContext
-        let explain: Bool
-        switch (Self.context(query), Self.flag(query.values("explain"))) {
-        case (.failure(let problem), _), (_, .failure(let problem)): return (problem.response, (0, 0, 0, 0))
-        case (.success(let c), .success(let e)): (context, explain) = (c, e)
-        }
-        // Borrowed through the class reference: copying the CompiledManifest struct
-        // out would retain and release each of its fields on every request.
+        // Borrowed through the class reference: copying the manifest out would retain
+        // and release each of its fields on every request.
         let served = store.current
-        let result = served.compiled.resolve(bytes: urls[0], context: context, explain: explain)
+        let result = served.compiled.resolve(bytes: parameters.url, context: parameters.context, explain: parameters.explain)
         var outcomes: Outcomes = (0, 0, 0, 0)
         Self.count(result.status, into: &outcomes)
         return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: served.compiled.resultJSON(result)), outcomes)
+    }
+
+    struct ResolveParameters {
+        var url: [UInt8]
+        var context: ResolveContext
+        var explain: Bool
+    }
+
+    /// The parameters of `GET /v1/resolve`, read in one pass over the query: `url`
+    /// exactly once, `platform`, `idiom` and `appVersion` at most once, `explain` (the
+    /// last one counts); other keys are ignored.
+    static func parameters(_ raw: ArraySlice<UInt8>) -> Result<ResolveParameters, Problem> {
+        let query: QueryString
+        do {
+            query = try QueryString(raw)
+        } catch {
+            return .failure(.badRequest("malformed query string: invalid percent-encoding"))
+        }
+        var url: ArraySlice<UInt8>? = nil
+        var urls = 0
+        var explain: ArraySlice<UInt8>? = nil
+        var context = ResolveContext()
+        var seen = (platform: false, idiom: false, appVersion: false)
+        for item in query.items {
+            let key = item.key
+            if Self.equals(key, "url") {
+                urls += 1
+                url = item.rawValue
+            } else if Self.equals(key, "explain") {
+                explain = item.rawValue
+            } else if Self.equals(key, "platform") {
+                guard !seen.platform else { return .failure(.badRequest("give platform at most once")) }
+                seen.platform = true
+                guard let text = Self.text(item.rawValue) else { return .failure(.badRequest("platform is not UTF-8")) }
+                context.platform = text
+            } else if Self.equals(key, "idiom") {
+                guard !seen.idiom else { return .failure(.badRequest("give idiom at most once")) }
+                seen.idiom = true
+                guard let text = Self.text(item.rawValue) else { return .failure(.badRequest("idiom is not UTF-8")) }
+                context.idiom = text
+            } else if Self.equals(key, "appVersion") {
+                guard !seen.appVersion else { return .failure(.badRequest("give appVersion at most once")) }
+                seen.appVersion = true
+                guard let text = Self.text(item.rawValue) else { return .failure(.badRequest("appVersion is not UTF-8")) }
+                guard let version = SemanticVersion(text) else {
+                    return .failure(.badRequest("appVersion \"\(text)\" is not a semantic version such as 7.2.0"))
+                }
+                context.appVersion = version
+            }
+        }
+        guard urls == 1, let url, let decoded = try? QueryString.decode(url) else {
+            return .failure(.badRequest(urls == 0 ? "the url parameter is required: /v1/resolve?url=..."
+                                                  : "give the url parameter once; POST /v1/resolve takes several"))
+        }
+        guard !decoded.contains(0) else { return .failure(.badRequest("the url parameter contains a NUL byte")) }
+        switch Self.flag(explain) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let flag): return .success(ResolveParameters(url: decoded, context: context, explain: flag))
+        }
+    }
+
+    /// Whether the bytes of a query key spell `word`.
+    static func equals(_ key: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
+        guard key.count == word.utf8CodeUnitCount else { return false }
+        return word.withUTF8Buffer { w in
+            var k = 0
+            for b in key {
+                guard b == w[k] else { return false }
+                k += 1
+            }
+            return true
+        }
+    }
+
+    /// A raw query value decoded, as text, or nil when it is not UTF-8.
+    static func text(_ raw: ArraySlice<UInt8>) -> String? {
+        guard let value = try? QueryString.decode(raw) else { return nil }
+        return UTF8Validation.string(value[...])
     }
 
     /// `POST /v1/resolve` with `{"urls": [...], "context": {...}, "explain": false}`.
@@ -117,60 +180,18 @@ extension SwitchboardAPI {
         Problem.badRequest(pointer.isEmpty ? detail : "\(pointer): \(detail)", [.init("pointer", .string(pointer))]).response
     }
 
-    /// platform, idiom and appVersion from a query, in one pass over its items.
-    static func context(_ query: QueryString) -> Result<ResolveContext, Problem> {
-        var context = ResolveContext()
-        var seen = (platform: false, idiom: false, appVersion: false)
-        for item in query.items {
-            let name: String
-            if item.key.elementsEqual(Self.platformKey) {
-                name = "platform"
-            } else if item.key.elementsEqual(Self.idiomKey) {
-                name = "idiom"
-            } else if item.key.elementsEqual(Self.appVersionKey) {
-                name = "appVersion"
-            } else {
-                continue
-            }
-            guard let value = try? QueryString.decode(item.rawValue), let text = UTF8Validation.string(value[...]) else {
-                return .failure(.badRequest("\(name) is not UTF-8"))
-            }
-            switch name {
-            case "platform":
-                guard !seen.platform else { return .failure(.badRequest("give platform at most once")) }
-                seen.platform = true
-                context.platform = text
-            case "idiom":
-                guard !seen.idiom else { return .failure(.badRequest("give idiom at most once")) }
-                seen.idiom = true
-                context.idiom = text
-            default:
-                guard !seen.appVersion else { return .failure(.badRequest("give appVersion at most once")) }
-                seen.appVersion = true
-                guard let version = SemanticVersion(text) else {
-                    return .failure(.badRequest("appVersion \"\(text)\" is not a semantic version such as 7.2.0"))
-                }
-                context.appVersion = version
-            }
-        }
-        return .success(context)
-    }
-
     /// Shared, so answering allocates no header list.
     static let jsonHeaders = [("Content-Type", "application/json")]
-    static let platformKey = Array("platform".utf8)
-    static let idiomKey = Array("idiom".utf8)
-    static let appVersionKey = Array("appVersion".utf8)
 
     /// A boolean query flag: absent, `0`, `false`, `no` or empty is false; `1`, `true`,
     /// `yes` is true.
-    static func flag(_ values: [[UInt8]]) -> Result<Bool, Problem> {
-        guard let raw = values.last else { return .success(false) }
-        switch String(decoding: raw, as: UTF8.self).lowercased() {
+    static func flag(_ raw: ArraySlice<UInt8>?) -> Result<Bool, Problem> {
+        guard let raw else { return .success(false) }
+        guard let value = try? QueryString.decode(raw) else { return .failure(.badRequest("explain takes 1 or 0")) }
+        switch String(decoding: value, as: UTF8.self).lowercased() {
         case "", "0", "false", "no": return .success(false)
         case "1", "true", "yes": return .success(true)
         default: return .failure(.badRequest("explain takes 1 or 0"))
         }
     }
 }
-

@@ -57,7 +57,7 @@ final class SwitchboardAPI: HTTPHandler {
         var metric = Metrics.Endpoint.other
         var outcomes = (0, 0, 0, 0)
         let response: HTTPResponse
-        if let match = Self.endpoints.first(where: { $0.path.elementsEqual(path) })?.endpoint {
+        if let match = Self.endpoints.first(where: { $0.path.count == path.count && $0.path.elementsEqual(path) })?.endpoint {
             metric = match.metric
             if match.methods.contains(request.method) {
                 (response, outcomes) = match.handle(self, request)

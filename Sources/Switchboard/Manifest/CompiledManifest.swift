@@ -9,7 +9,7 @@ import RouteMatching
 /// let result = routes.resolve("https://artsy.net/artwork/soup")
 /// print(String(decoding: routes.resultJSON(result), as: UTF8.self))
 /// ```
-public struct CompiledManifest: Sendable {
+public final class CompiledManifest: Sendable {
     public let manifest: Manifest
     public let scope: URLScope
     /// Routes that apply to every host.
@@ -28,7 +28,7 @@ public struct CompiledManifest: Sendable {
     public let warnings: [ManifestDiagnostic]
 
     /// Loads a manifest from JSON bytes, reporting every problem found.
-    public init(json bytes: [UInt8]) throws(ManifestError) {
+    public convenience init(json bytes: [UInt8]) throws(ManifestError) {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)

@@ -16,7 +16,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     public init?(_ text: String) {
         // One pass over the bytes: MAJOR[.MINOR[.PATCH]][-PRERELEASE][+BUILD].
         let utf8 = text.utf8
-        var numbers = [0, 0, 0]
+        var numbers = (0, 0, 0)
         var count = 0
         var digits = 0
         var index = utf8.startIndex
@@ -24,7 +24,12 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
             let b = utf8[index]
             if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
                 guard digits < 9 else { return nil }
-                numbers[count] = numbers[count] * 10 + Int(b - UInt8(ascii: "0"))
+                let digit = Int(b - UInt8(ascii: "0"))
+                switch count {
+                case 0: numbers.0 = numbers.0 * 10 + digit
+                case 1: numbers.1 = numbers.1 * 10 + digit
+                default: numbers.2 = numbers.2 * 10 + digit
+                }
                 digits += 1
             } else if b == UInt8(ascii: ".") {
                 guard digits > 0, count < 2 else { return nil }
@@ -55,9 +60,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
                 guard Self.identifiersAreValid(rest) else { return nil }
             }
         }
-        major = numbers[0]
-        minor = numbers[1]
-        patch = numbers[2]
+        (major, minor, patch) = numbers
         prerelease = pre
     }
 
