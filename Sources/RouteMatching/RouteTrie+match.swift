@@ -52,16 +52,9 @@ extension RouteTrie {
 
     /// The first param of `candidate` whose segment value fails its type.
     func typeFailure(_ candidate: RouteCandidate, _ segments: [String]) -> TypeFailure? {
-        for (depth, matcher) in candidate.segments.enumerated() {
-            switch matcher {
-            case .literal: continue
-            case .param(let name, let type):
-                if type.isTyped, !type.accepts(segments[depth]) { return TypeFailure(param: name, type: type) }
-            case .wildcard(let name, let type):
-                if type.isTyped, !type.accepts(segments[depth...].joined(separator: "/")) {
-                    return TypeFailure(param: name, type: type)
-                }
-            }
+        for typed in candidate.typedDepths {
+            let value = typed.wildcard ? segments[typed.depth...].joined(separator: "/") : segments[typed.depth]
+            if !typed.type.accepts(value) { return TypeFailure(param: typed.name, type: typed.type) }
         }
         return nil
     }

@@ -29,6 +29,11 @@ public final class RouteCandidate: Sendable {
     public let priority: Int
     /// The route's name: the last tie-break, so order never depends on the file.
     public let name: String
+    /// Names of the params and wildcard its path binds, in pattern order.
+    public let boundNames: [String]
+    /// Depths of its params (and wildcard) whose type is checked, with the type: what
+    /// a match must verify, without walking the literals.
+    let typedDepths: [(depth: Int, name: String, type: ParamType, wildcard: Bool)]
 
     public init(route: Int, patternIndex: Int, segments: [SegmentMatcher], priority: Int, name: String) {
         self.route = route
@@ -36,7 +41,25 @@ public final class RouteCandidate: Sendable {
         self.segments = segments
         self.priority = priority
         self.name = name
+        var bound: [String] = []
+        var typed: [(depth: Int, name: String, type: ParamType, wildcard: Bool)] = []
+        for (depth, segment) in segments.enumerated() {
+            switch segment {
+            case .literal: continue
+            case .param(let name, let type), .wildcard(let name, let type):
+                bound.append(name)
+                if type.isTyped {
+                    if case .wildcard = segment { typed.append((depth, name, type, true)) } else { typed.append((depth, name, type, false)) }
+                }
+            }
+        }
+        self.boundNames = bound
+        self.typedDepths = typed
     }
+
+    /// Whether its path binds a param called `name`.
+    @inline(__always)
+    public func binds(_ name: String) -> Bool { boundNames.contains(name) }
 
     /// Whether `self` is tried before `other` among candidates of the same shape.
     func precedes(_ other: RouteCandidate) -> Bool {

@@ -16,7 +16,7 @@ extension CompiledManifest {
             }
         }
         // 2. Declared query params and defaults, in declaration order.
-        for declaration in route.params where !Self.binds(candidate, declaration.name) {
+        for declaration in route.params where !candidate.binds(declaration.name) {
             if let value = Self.queryValue(declaration.name, query, declaration.type) {
                 params.append(.init(declaration.name, value))
             } else if let value = declaration.defaultValue {
@@ -53,7 +53,7 @@ extension CompiledManifest {
         result.presentationJSON = fragments.presentation[candidate.route][slot]
         // 5. A web presentation carries the URL as given, unless the route binds or
         // injects `url` itself; a `url` query param never overrides it.
-        if presentation.style == .web && !Self.binds(candidate, "url") && !route.inject.contains(where: { $0.key == "url" }) {
+        if presentation.style == .web && !candidate.binds("url") && !route.inject.contains(where: { $0.key == "url" }) {
             if let existing = params.firstIndex(where: { $0.key == "url" }) { params.remove(at: existing) }
             params.append(.init("url", .string(result.url)))
         }

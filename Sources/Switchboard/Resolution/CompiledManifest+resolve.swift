@@ -121,7 +121,7 @@ extension CompiledManifest {
             if let since = route.since, version < since { return .since(since, version) }
             if let until = route.until, version >= until { return .until(until, version) }
         }
-        for declaration in route.params where !Self.binds(candidate, declaration.name) {
+        for declaration in route.params where !candidate.binds(declaration.name) {
             var present = false
             for item in query where item.key == declaration.name {
                 present = true
@@ -139,15 +139,6 @@ extension CompiledManifest {
         case .int: return "an int"
         case .uuid: return "a uuid"
         default: return "a \(type.name)"
-        }
-    }
-
-    static func binds(_ candidate: RouteCandidate, _ name: String) -> Bool {
-        candidate.segments.contains {
-            switch $0 {
-            case .literal: return false
-            case .param(let n, _), .wildcard(let n, _): return n == name
-            }
         }
     }
 
