@@ -2,14 +2,15 @@ extension CompiledManifest {
     /// The result as JSON bytes, keys in SPEC order: url, status, reason, route,
     /// destination, params, presentation, fragment, manifest, explain.
     public func resultJSON(_ r: Resolution) -> [UInt8] {
-        var w = JSONWriter(capacity: 320 + 2 * r.url.utf8.count + manifestSuffix.count)
+        var w = JSONWriter(capacity: 320 + 2 * r.urlBytes.count + manifestSuffix.count)
         writeResult(r, into: &w)
         return w.bytes
     }
 
     public func writeResult(_ r: Resolution, into w: inout JSONWriter) {
         w.raw("{\"url\":")
-        w.string(r.url)
+        // Every status but `rejected` went through the UTF-8 check of SPEC §2.
+        if r.status == .rejected { w.string(r.url) } else { w.string(validUTF8: r.urlBytes) }
         w.raw(",\"status\":\"")
         w.raw(Self.name(of: r.status))
         w.byte(UInt8(ascii: "\""))

@@ -6,30 +6,29 @@ extension CompiledManifest {
 
     /// Resolves a URL given as text.
     public func resolve(_ url: String, context: ResolveContext = .none, explain: Bool = false) -> Resolution {
-        resolve(bytes: Array(url.utf8), text: url, context: context, explain: explain)
+        resolve(bytes: Array(url.utf8), context: context, explain: explain)
     }
 
     /// Resolves URL bytes (which may not be UTF-8: such input is rejected).
-    public func resolve(bytes: [UInt8], text: String? = nil, context: ResolveContext = .none, explain: Bool = false) -> Resolution {
-        let urlText = text ?? String(decoding: bytes, as: UTF8.self)
+    public func resolve(bytes: [UInt8], context: ResolveContext = .none, explain: Bool = false) -> Resolution {
         switch scope.classify(bytes) {
         case .rejected(let reason):
-            var result = Resolution(url: urlText, status: .rejected)
+            var result = Resolution(url: bytes, status: .rejected)
             result.reason = reason.description
             if explain { result.explanation = Explanation(note: "rejected: \(reason)") }
             return result
         case .external:
-            var result = Resolution(url: urlText, status: .external)
+            var result = Resolution(url: bytes, status: .external)
             result.presentation = .external
             result.presentationJSON = ResultFragments.externalPresentation
             if explain { result.explanation = Explanation(note: "external: not a host or scheme of the app") }
             return result
         case .internal(let url):
-            return resolveInternal(url, urlText: urlText, context: context, explain: explain)
+            return resolveInternal(url, urlBytes: bytes, context: context, explain: explain)
         }
     }
 
-    private func resolveInternal(_ url: InternalURL, urlText: String, context: ResolveContext, explain: Bool) -> Resolution {
+    private func resolveInternal(_ url: InternalURL, urlBytes: [UInt8], context: ResolveContext, explain: Bool) -> Resolution {
         var explanation: Explanation? = explain ? Explanation(host: url.host, path: url.path, segments: url.segments) : nil
         var segments = url.segments
         var hops = 0
@@ -73,7 +72,7 @@ extension CompiledManifest {
                 }
                 continue
             }
-            var result = Resolution(url: urlText, status: .matched)
+            var result = Resolution(url: urlBytes, status: .matched)
             result.route = (route.name, route.patterns[candidate.patternIndex].text)
             result.routeJSON = fragments.route[candidate.route][candidate.patternIndex]
             result.fragment = url.fragment
@@ -81,12 +80,12 @@ extension CompiledManifest {
             result.explanation = explanation
             return result
         }
-        var result = Resolution(url: urlText, status: .fallback)
+        var result = Resolution(url: urlBytes, status: .fallback)
         result.destination = manifest.fallback.destination
         result.presentation = manifest.fallback.presentation
         result.destinationJSON = fragments.fallbackDestination
         result.presentationJSON = fragments.fallbackPresentation
-        result.params = [JSONValue.Member("url", .string(urlText))]
+        result.params = [JSONValue.Member("url", .string(result.url))]
         result.fragment = url.fragment
         if explain, explanation?.note == nil { explanation?.note = "no route matched: fallback" }
         result.explanation = explanation

@@ -4,8 +4,11 @@ public struct Resolution: Sendable {
         case matched, fallback, external, rejected
     }
 
-    /// The URL as given.
-    public var url: String
+    /// The URL as given, as bytes: a result is written without building it as a String.
+    public let urlBytes: [UInt8]
+    /// The URL as given (bytes that are not UTF-8 replaced by U+FFFD; such a URL is
+    /// rejected).
+    public var url: String { String(decoding: urlBytes, as: UTF8.self) }
     public var status: Status
     /// Why the URL was rejected (status `rejected` only).
     public var reason: String?
@@ -26,8 +29,8 @@ public struct Resolution: Sendable {
     var destinationJSON: [UInt8]?
     var presentationJSON: [UInt8]?
 
-    init(url: String, status: Status) {
-        self.url = url
+    init(url: [UInt8], status: Status) {
+        self.urlBytes = url
         self.status = status
         self.params = []
     }

@@ -47,26 +47,39 @@ public struct JSONWriter: Sendable {
         b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0xE2
     }
 
-    /// Whether any byte of `text` needs escaping: a bounds-checked scan over the
-    /// string's contiguous UTF-8 (`Span`), much faster than the generic UTF8View walk.
+    /// Whether any byte needs escaping: a bounds-checked scan over contiguous UTF-8
+    /// (`Span`), much faster than the generic UTF8View walk.
     @inline(__always)
-    static func needsEscaping(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        let span = utf8.span
+    static func needsEscaping(_ span: Span<UInt8>) -> Bool {
         for i in span.indices where isSpecial(span[i]) { return true }
         return false
     }
 
     /// Writes `text` as a JSON string with its quotes.
     public mutating func string(_ text: String) {
+        let span = text.utf8.span
+        if Self.needsEscaping(span) { return escaped(span) }
         bytes.append(UInt8(ascii: "\""))
-        if !Self.needsEscaping(text) {
-            bytes.append(contentsOf: text.utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        var utf8 = text.utf8.makeIterator()
-        while let b = utf8.next() {
+        bytes.append(contentsOf: text.utf8)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes bytes known to be valid UTF-8 as a JSON string with its quotes, without
+    /// building a String first.
+    public mutating func string(validUTF8 text: [UInt8]) {
+        let span = text.span
+        if Self.needsEscaping(span) { return escaped(span) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: text)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escaped(_ utf8: Span<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        var i = 0
+        while i < utf8.count {
+            let b = utf8[i]
+            i += 1
             switch b {
             case UInt8(ascii: "\""): raw("\\\"")
             case UInt8(ascii: "\\"): raw("\\\\")
@@ -79,18 +92,10 @@ public struct JSONWriter: Sendable {
                 raw("\\u00")
                 bytes.append(Self.hex[Int(b >> 4)])
                 bytes.append(Self.hex[Int(b & 0xF)])
-            case 0xE2:
-                // U+2028 and U+2029 are E2 80 A8 / E2 80 A9; other E2 sequences pass.
-                bytes.append(b)
-                guard let b2 = utf8.next() else { break }
-                guard b2 == 0x80, let b3 = utf8.next() else { bytes.append(b2); break }
-                if b3 == 0xA8 || b3 == 0xA9 {
-                    bytes.removeLast()
-                    b3 == 0xA8 ? raw("\\u2028") : raw("\\u2029")
-                } else {
-                    bytes.append(b2)
-                    bytes.append(b3)
-                }
+            case 0xE2 where i + 1 < utf8.count && utf8[i] == 0x80 && (utf8[i + 1] == 0xA8 || utf8[i + 1] == 0xA9):
+                // U+2028 and U+2029 (E2 80 A8 / E2 80 A9); other E2 sequences pass.
+                utf8[i + 1] == 0xA8 ? raw("\\u2028") : raw("\\u2029")
+                i += 2
             default:
                 bytes.append(b)
             }
