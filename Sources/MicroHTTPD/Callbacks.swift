@@ -124,8 +124,9 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
 
     var values: [String?] = []
     values.reserveCapacity(context.headerNames.count)
-    for name in context.headerNames {
-        values.append(MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) })
+    for name in context.headerNamesC {
+        let value = name.withUnsafeBufferPointer { MHD_lookup_connection_value(connection, .HEADER_KIND, $0.baseAddress) }
+        values.append(value.map { String(cString: $0) })
     }
     let request = HTTPRequest(method: String(cString: method), target: state.target, body: state.body,
                               headerNames: context.headerNames, headerValues: values)

@@ -152,6 +152,8 @@ public final class HTTPDaemon: Sendable {
 final class DaemonContext: Sendable {
     let configuration: HTTPDaemon.Configuration
     let headerNames: [String]
+    /// The same names NUL-terminated, so looking them up converts nothing per request.
+    let headerNamesC: [[CChar]]
     let handler: any HTTPHandler
     /// Requests between their request line and their completion.
     let inFlight = Atomic<Int>(0)
@@ -159,6 +161,7 @@ final class DaemonContext: Sendable {
     init(configuration: HTTPDaemon.Configuration, headerNames: [String], handler: any HTTPHandler) {
         self.configuration = configuration
         self.headerNames = headerNames
+        self.headerNamesC = headerNames.map { Array($0.utf8CString) }
         self.handler = handler
     }
 }

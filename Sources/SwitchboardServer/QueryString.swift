@@ -14,18 +14,38 @@ struct QueryString {
     var items: [(key: ArraySlice<UInt8>, rawValue: ArraySlice<UInt8>)] = []
 
     init(_ raw: ArraySlice<UInt8>) throws(Problem) {
-        guard PercentDecoding.isWellFormed(raw) else { throw .invalidPercentEncoding }
+        // One pass: items split at `&`, keys at the first `=`, every `%` checked to
+        // start a `%XX` escape (a malformed one anywhere refuses the whole query).
         var start = raw.startIndex
-        while start <= raw.endIndex {
-            let end = raw[start...].firstIndex(of: UInt8(ascii: "&")) ?? raw.endIndex
-            if end > start {
-                let eq = raw[start..<end].firstIndex(of: UInt8(ascii: "=")) ?? end
-                let rawKey = raw[start..<eq]
-                let key = rawKey.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") })
-                    ? try Self.decode(rawKey)[...] : rawKey
-                if !key.isEmpty { items.append((key, eq < end ? raw[(eq + 1)..<end] : raw[end..<end])) }
+        var eq: Int? = nil
+        var keyNeedsDecoding = false
+        var i = raw.startIndex
+        while i <= raw.endIndex {
+            let b = i < raw.endIndex ? raw[i] : UInt8(ascii: "&")
+            switch b {
+            case UInt8(ascii: "&"):
+                if i > start {
+                    let keyEnd = eq ?? i
+                    let rawKey = raw[start..<keyEnd]
+                    let key = keyNeedsDecoding ? try Self.decode(rawKey)[...] : rawKey
+                    if !key.isEmpty { items.append((key, eq.map { raw[($0 + 1)..<i] } ?? raw[i..<i])) }
+                }
+                start = i + 1
+                eq = nil
+                keyNeedsDecoding = false
+            case UInt8(ascii: "="):
+                if eq == nil { eq = i }
+            case UInt8(ascii: "%"):
+                guard i + 2 < raw.endIndex, PercentDecoding.hexValue(raw[i + 1]) != nil,
+                      PercentDecoding.hexValue(raw[i + 2]) != nil else { throw .invalidPercentEncoding }
+                if eq == nil { keyNeedsDecoding = true }
+                i += 2
+            case UInt8(ascii: "+"):
+                if eq == nil { keyNeedsDecoding = true }
+            default:
+                break
             }
-            start = end + 1
+            i += 1
         }
     }
 

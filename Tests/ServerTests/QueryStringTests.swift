@@ -1,0 +1,35 @@
+import Testing
+@testable import SwitchboardServer
+
+@Suite struct QueryStringTests {
+    static func items(_ query: String) throws -> [String] {
+        try QueryString(Array(query.utf8)[...]).items.map {
+            String(decoding: $0.key, as: UTF8.self) + "=" + String(decoding: $0.rawValue, as: UTF8.self)
+        }
+    }
+
+    @Test(arguments: [
+        ("", []),
+        ("url=/a", ["url=/a"]),
+        ("a=1&&b=2&", ["a=1", "b=2"]),
+        ("flag&x=", ["flag=", "x="]),
+        ("a=b=c", ["a=b=c"]),
+        ("=v&k=1", ["k=1"]),
+        ("my+key=a+b&%75rl=%2F", ["my key=a+b", "url=%2F"]),
+        ("k%3D=v", ["k==v"]),
+        ("url=%252F%41", ["url=%252F%41"]),
+    ] as [(String, [String])])
+    func splitsItemsAndDecodesKeysOnly(_ query: String, _ expected: [String]) throws {
+        #expect(try Self.items(query) == expected)
+    }
+
+    @Test(arguments: ["%", "a=%4", "a=%4g", "%zz=1", "a=1&b=%", "a=1%&b=2", "x=%%41"])
+    func refusesMalformedEscapesAnywhere(_ query: String) {
+        #expect(throws: QueryString.Problem.invalidPercentEncoding) { try Self.items(query) }
+    }
+
+    @Test func decodesValuesOnce() throws {
+        let query = try QueryString(Array("url=https%3A%2F%2Fartsy.net%2Fa%252Fb+c".utf8)[...])
+        #expect(try QueryString.decode(query.items[0].rawValue) == Array("https://artsy.net/a%2Fb c".utf8))
+    }
+}
