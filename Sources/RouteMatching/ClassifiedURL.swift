@@ -4,18 +4,25 @@ public struct InternalURL: Sendable, Equatable {
     /// app-scheme URL: host-restricted routes never apply to those.
     public var host: String?
     /// Path segments: dot segments removed, empty ones dropped, each percent-decoded once.
-    public var segments: [String]
+    public var segmentBuffer: SegmentBuffer
     /// Query items in order of appearance, form-decoded; empty keys skipped.
     public var query: [(key: String, value: String)]
     /// The decoded fragment, present whenever the URL has `#`.
     public var fragment: String?
 
     public init(host: String?, segments: [String], query: [(key: String, value: String)] = [], fragment: String? = nil) {
+        self.init(host: host, segmentBuffer: SegmentBuffer(segments), query: query, fragment: fragment)
+    }
+
+    public init(host: String?, segmentBuffer: SegmentBuffer, query: [(key: String, value: String)] = [], fragment: String? = nil) {
         self.host = host
-        self.segments = segments
+        self.segmentBuffer = segmentBuffer
         self.query = query
         self.fragment = fragment
     }
+
+    /// The path segments as text.
+    public var segments: [String] { segmentBuffer.strings }
 
     /// The normalized path, segments re-joined with `/`. Whatever would not read back as
     /// the same segment is percent-encoded (`/`, `%`, `?`, `#`, `\`, spaces and control
@@ -42,7 +49,7 @@ public struct InternalURL: Sendable, Equatable {
     }
 
     public static func == (lhs: InternalURL, rhs: InternalURL) -> Bool {
-        lhs.host == rhs.host && lhs.segments == rhs.segments && lhs.fragment == rhs.fragment
+        lhs.host == rhs.host && lhs.segmentBuffer == rhs.segmentBuffer && lhs.fragment == rhs.fragment
             && lhs.query.map(\.key) == rhs.query.map(\.key) && lhs.query.map(\.value) == rhs.query.map(\.value)
     }
 }

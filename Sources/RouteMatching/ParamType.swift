@@ -46,17 +46,32 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
     public func accepts(_ value: String) -> Bool {
         switch self {
         case .string: return true
-        case .int: return Self.intValue(value) != nil
-        case .uuid: return Self.isUUID(value)
-        case .slug: return Self.isSlug(value)
+        case .int: return Self.intValue(utf8: value.utf8) != nil
+        case .uuid: return Self.isUUID(utf8: value.utf8)
+        case .slug: return Self.isSlug(utf8: value.utf8)
         case .enumeration(let values): return values.contains(value)
         case .regex(let regex): return regex.matches(value)
         }
     }
 
+    /// Whether the UTF-8 `value` is of this type (the matcher's form: no String made
+    /// but for a regex).
+    public func accepts(_ value: ArraySlice<UInt8>) -> Bool {
+        switch self {
+        case .string: return true
+        case .int: return Self.intValue(utf8: value) != nil
+        case .uuid: return Self.isUUID(utf8: value)
+        case .slug: return Self.isSlug(utf8: value)
+        case .enumeration(let values): return values.contains { $0.utf8.elementsEqual(value) }
+        case .regex(let regex): return regex.matches(String(decoding: value, as: UTF8.self))
+        }
+    }
+
     /// The value of an `int` param, or nil when it is not one.
-    public static func intValue(_ text: String) -> Int64? {
-        var utf8 = text.utf8[...]
+    public static func intValue(_ text: String) -> Int64? { intValue(utf8: text.utf8) }
+
+    static func intValue<C: Collection<UInt8>>(utf8 text: C) -> Int64? {
+        var utf8 = text[...]
         let negative = utf8.first == UInt8(ascii: "-")
         if negative { utf8 = utf8.dropFirst() }
         guard !utf8.isEmpty else { return nil }
@@ -69,8 +84,7 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
         return negative ? -value : value
     }
 
-    static func isUUID(_ text: String) -> Bool {
-        let utf8 = text.utf8
+    static func isUUID<C: Collection<UInt8>>(utf8: C) -> Bool {
         guard utf8.count == 36 else { return false }
         for (i, b) in utf8.enumerated() {
             if i == 8 || i == 13 || i == 18 || i == 23 {
@@ -82,8 +96,8 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
         return true
     }
 
-    static func isSlug(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { isSlugByte($0) }
+    static func isSlug<C: Collection<UInt8>>(utf8: C) -> Bool {
+        !utf8.isEmpty && utf8.allSatisfy { isSlugByte($0) }
     }
 
     @inline(__always) package static func isSlugByte(_ b: UInt8) -> Bool {

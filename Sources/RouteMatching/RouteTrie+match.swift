@@ -10,61 +10,59 @@ extension RouteTrie {
         pruning: Bool = true,
         accept: (Int, TypeFailure?) -> Bool
     ) -> Int? {
-        var keys = segments
-        if !caseSensitive {
-            for k in segments.indices where Self.needsLowercasing(segments[k]) { keys[k] = segments[k].lowercased() }
-        }
-        return search(node: 0, depth: 0, segments: segments, keys: keys, pruning: pruning, accept: accept)
+        match(SegmentBuffer(segments), pruning: pruning, accept: accept)
+    }
+
+    /// ``match(_:pruning:accept:)`` on segments as bytes, as URLs are classified.
+    public func match(
+        _ path: SegmentBuffer,
+        pruning: Bool = true,
+        accept: (Int, TypeFailure?) -> Bool
+    ) -> Int? {
+        // Literal keys compare lowercased unless the manifest is case-sensitive.
+        let keys = caseSensitive ? path : path.lowercased() ?? path
+        return search(node: 0, depth: 0, path: path, keys: keys, pruning: pruning, accept: accept)
     }
 
     private func search(
-        node: Int, depth: Int, segments: [String], keys: [String], pruning: Bool,
+        node: Int, depth: Int, path: SegmentBuffer, keys: SegmentBuffer, pruning: Bool,
         accept: (Int, TypeFailure?) -> Bool
     ) -> Int? {
-        if depth == segments.count {
-            if let found = offer(terminals(node), segments, accept) { return found }
-            return offer(wildcards(node), segments, accept)
+        if depth == path.count {
+            if let found = offer(terminals(node), path, accept) { return found }
+            return offer(wildcards(node), path, accept)
         }
-        let literal = literalChild(node, keys[depth])
-        if literal >= 0, let found = search(node: literal, depth: depth + 1, segments: segments, keys: keys, pruning: pruning, accept: accept) {
+        let literal = literalChild(node, keys.bytes, keys.range(depth))
+        if literal >= 0, let found = search(node: literal, depth: depth + 1, path: path, keys: keys, pruning: pruning, accept: accept) {
             return found
         }
         let typed = Int(typedChild[node])
-        if typed >= 0, !pruning || typedTypes[node].contains(where: { $0.accepts(segments[depth]) }),
-           let found = search(node: typed, depth: depth + 1, segments: segments, keys: keys, pruning: pruning, accept: accept) {
+        if typed >= 0, !pruning || typedTypes[node].contains(where: { $0.accepts(path.bytes[path.range(depth)]) }),
+           let found = search(node: typed, depth: depth + 1, path: path, keys: keys, pruning: pruning, accept: accept) {
             return found
         }
         let string = Int(stringChild[node])
-        if string >= 0, let found = search(node: string, depth: depth + 1, segments: segments, keys: keys, pruning: pruning, accept: accept) {
+        if string >= 0, let found = search(node: string, depth: depth + 1, path: path, keys: keys, pruning: pruning, accept: accept) {
             return found
         }
-        return offer(wildcards(node), segments, accept)
+        return offer(wildcards(node), path, accept)
     }
 
     @inline(__always)
-    private func offer(_ list: ArraySlice<Int32>, _ segments: [String], _ accept: (Int, TypeFailure?) -> Bool) -> Int? {
+    private func offer(_ list: ArraySlice<Int32>, _ path: SegmentBuffer, _ accept: (Int, TypeFailure?) -> Bool) -> Int? {
         for c in list {
             let candidate = Int(c)
-            if accept(candidate, typeFailure(candidates[candidate], segments)) { return candidate }
+            if accept(candidate, typeFailure(candidates[candidate], path)) { return candidate }
         }
         return nil
     }
 
     /// The first param of `candidate` whose segment value fails its type.
-    func typeFailure(_ candidate: RouteCandidate, _ segments: [String]) -> TypeFailure? {
+    func typeFailure(_ candidate: RouteCandidate, _ path: SegmentBuffer) -> TypeFailure? {
         for typed in candidate.typedDepths {
-            let value = typed.wildcard ? segments[typed.depth...].joined(separator: "/") : segments[typed.depth]
+            let value = path.bytes[typed.wildcard ? path.tail(typed.depth) : path.range(typed.depth)]
             if !typed.type.accepts(value) { return TypeFailure(param: typed.name, type: typed.type) }
         }
         return nil
-    }
-
-    @inline(__always) static func needsLowercasing(_ s: String) -> Bool {
-        let span = s.utf8.span
-        for i in span.indices {
-            let b = span[i]
-            if (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) || b >= 0x80 { return true }
-        }
-        return false
     }
 }

@@ -13,6 +13,7 @@
 /// ```swift
 /// let trie = RouteTrie(candidates: candidates, caseSensitive: false)
 /// trie.match(["artist", "banksy"]) { candidate, failure in failure == nil }
+/// trie.match(url.segmentBuffer) { candidate, failure in failure == nil }
 /// ```
 public struct RouteTrie: Sendable {
     /// A param that failed its type, reported with a refused candidate.
@@ -37,11 +38,22 @@ public struct RouteTrie: Sendable {
     // Literal edges, grouped by parent in node order: a node's edges are
     // `edgeStart[node]..<edgeStart[node + 1]`, sorted by key.
     let edgeStart: [Int32]
-    let edgeParent: [Int32]
     let edgeKey: [String]
     let edgeChild: [Int32]
-    let slots: [Int32]
+    /// The open-addressing table of literal edges: each slot holds its edge whole (parent,
+    /// child, where its key's UTF-8 lies in `keyBytes`), so a lookup reads one slot and
+    /// the key's bytes.
+    let slots: [Slot]
     let slotMask: Int
+    let keyBytes: [UInt8]
+
+    struct Slot: Sendable {
+        static let empty = Slot(parent: -1, child: -1, keyStart: 0, keyEnd: 0)
+        let parent: Int32
+        let child: Int32
+        let keyStart: Int32
+        let keyEnd: Int32
+    }
 
     public init(candidates: [RouteCandidate], caseSensitive: Bool) {
         var builder = Builder()
@@ -70,11 +82,14 @@ public struct RouteTrie: Sendable {
         edgeStart.append(Int32(edgeKey.count))
         var size = 8
         while size < edgeKey.count * 2 { size <<= 1 }
-        var slots = [Int32](repeating: -1, count: size)
+        var slots = [Slot](repeating: .empty, count: size)
+        var keyBytes: [UInt8] = []
         for e in edgeKey.indices {
-            var slot = Self.hash(edgeKey[e], parent: Int(edgeParent[e])) & (size - 1)
-            while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
-            slots[slot] = Int32(e)
+            let start = keyBytes.count
+            keyBytes += edgeKey[e].utf8
+            var slot = Self.hash(keyBytes, start..<keyBytes.count, parent: Int(edgeParent[e])) & (size - 1)
+            while slots[slot].parent >= 0 { slot = (slot + 1) & (size - 1) }
+            slots[slot] = Slot(parent: edgeParent[e], child: edgeChild[e], keyStart: Int32(start), keyEnd: Int32(keyBytes.count))
         }
         self.candidates = candidates
         self.caseSensitive = caseSensitive
@@ -85,35 +100,52 @@ public struct RouteTrie: Sendable {
         self.wildcardRanges = wildcardRanges
         self.lists = lists
         self.edgeStart = edgeStart
-        self.edgeParent = edgeParent
         self.edgeKey = edgeKey
         self.edgeChild = edgeChild
         self.slots = slots
+        self.keyBytes = keyBytes
         self.slotMask = size - 1
     }
 
-    /// FNV-1a over the key's UTF-8, seeded with the parent node.
+    /// FNV-1a over a key's UTF-8 (`bytes[range]`), seeded with the parent node.
     @inline(__always)
-    static func hash(_ key: String, parent: Int) -> Int {
+    static func hash(_ bytes: [UInt8], _ range: Range<Int>, parent: Int) -> Int {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ (UInt64(truncatingIfNeeded: parent) &* 0x9E37_79B9_7F4A_7C15)
-        let span = key.utf8.span
-        for i in span.indices {
-            h ^= UInt64(span[i])
+        for i in range {
+            h ^= UInt64(bytes[i])
             h = h &* 0x100_0000_01b3
         }
         return Int(truncatingIfNeeded: h ^ (h >> 29))
     }
 
-    /// The child reached from `node` by the literal `key`, or -1.
+    /// The child reached from `node` by the literal `bytes[range]`, or -1.
     @inline(__always)
-    func literalChild(_ node: Int, _ key: String) -> Int {
-        var slot = Self.hash(key, parent: node) & slotMask
+    func literalChild(_ node: Int, _ bytes: [UInt8], _ range: Range<Int>) -> Int {
+        var slot = Self.hash(bytes, range, parent: node) & slotMask
         while true {
-            let e = Int(slots[slot])
-            if e < 0 { return -1 }
-            if Int(edgeParent[e]) == node && edgeKey[e] == key { return Int(edgeChild[e]) }
+            let entry = slots[slot]
+            if entry.parent < 0 { return -1 }
+            if Int(entry.parent) == node && keyEquals(entry, bytes, range) { return Int(entry.child) }
             slot = (slot + 1) & slotMask
         }
+    }
+
+    /// The child reached from `node` by the literal `key`, or -1.
+    func literalChild(_ node: Int, _ key: String) -> Int {
+        let bytes = Array(key.utf8)
+        return literalChild(node, bytes, 0..<bytes.count)
+    }
+
+    @inline(__always)
+    private func keyEquals(_ entry: Slot, _ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        let start = Int(entry.keyStart), end = Int(entry.keyEnd)
+        guard end - start == range.count else { return false }
+        var j = range.lowerBound
+        for i in start..<end {
+            guard keyBytes[i] == bytes[j] else { return false }
+            j += 1
+        }
+        return true
     }
 
     /// The literal edges leaving `node`, as (key, child), sorted by key.

@@ -155,18 +155,18 @@ public struct URLScope: Sendable {
             guard let decoded = PercentDecoding.decode(input, fragmentRange, plusAsSpace: false) else { return .rejected(.invalidUTF8) }
             fragment = decoded
         }
-        return .internal(InternalURL(host: host, segments: segments, query: query, fragment: fragment))
+        return .internal(InternalURL(host: host, segmentBuffer: segments, query: query, fragment: fragment))
     }
 
     /// RFC 3986 5.2.4 dot-segment removal on raw segments (`%2E` reads as `.`), empty
     /// segments dropped, each remaining segment decoded once. One pass: a segment is
     /// decoded as it is kept, and `..` removes the last kept one (an empty segment
-    /// counts, as in the RFC, so it is kept as "" until the end).
-    static func normalizedSegments(_ input: [UInt8], _ path: Range<Int>) -> [String]? {
+    /// counts, as in the RFC, so it is kept until the end). Nil when a decoded segment
+    /// is not UTF-8.
+    static func normalizedSegments(_ input: [UInt8], _ path: Range<Int>) -> SegmentBuffer? {
         var slashes = 1
         for i in path where input[i] == UInt8(ascii: "/") { slashes += 1 }
-        var segments: [String] = []
-        segments.reserveCapacity(slashes)
+        var segments = SegmentBuffer(capacity: path.count, segments: slashes)
         var empties = 0
         var start = path.lowerBound
         if start < path.upperBound, input[start] == UInt8(ascii: "/") { start += 1 }
@@ -175,15 +175,34 @@ public struct URLScope: Sendable {
             while end < path.upperBound, input[end] != UInt8(ascii: "/") { end += 1 }
             switch dotSegmentKind(input, start..<end) {
             case 1: break
-            case 2: if let last = segments.popLast(), last.isEmpty { empties -= 1 }
+            case 2:
+                if !segments.isEmpty {
+                    if segments.range(segments.count - 1).isEmpty { empties -= 1 }
+                    segments.removeLast()
+                }
             default:
-                guard let decoded = PercentDecoding.decode(input, start..<end, plusAsSpace: false) else { return nil }
+                segments.beginSegment()
+                var nonASCII = false
+                var i = start
+                while i < end {
+                    var b = input[i]
+                    // The input was screened: every `%` starts a well-formed `%XX`.
+                    if b == UInt8(ascii: "%"), i + 2 < end,
+                       let hi = PercentDecoding.hexValue(input[i + 1]), let lo = PercentDecoding.hexValue(input[i + 2]) {
+                        b = hi << 4 | lo
+                        i += 3
+                    } else {
+                        i += 1
+                    }
+                    if b >= 0x80 { nonASCII = true }
+                    segments.append(b)
+                }
                 if start == end { empties += 1 }
-                segments.append(decoded)
+                if nonASCII, !UTF8Validation.isValid(segments.bytes[segments.range(segments.count - 1)]) { return nil }
             }
             start = end + 1
         }
-        if empties > 0 { segments.removeAll { $0.isEmpty } }
+        if empties > 0 { segments.removeEmpty() }
         return segments
     }
 

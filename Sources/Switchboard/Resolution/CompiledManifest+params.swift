@@ -2,7 +2,7 @@ import RouteMatching
 
 extension CompiledManifest {
     /// Fills destination, params and presentation of a matched route.
-    func buildMatch(_ result: inout Resolution, route: Route, candidate: RouteCandidate, segments: [String],
+    func buildMatch(_ result: inout Resolution, route: Route, candidate: RouteCandidate, segments: SegmentBuffer,
                     query: [(key: String, value: String)], context: ResolveContext) {
         var params: [JSONValue.Member] = []
         params.reserveCapacity(candidate.segments.count + route.params.count + query.count + route.inject.count + 1)
@@ -10,9 +10,8 @@ extension CompiledManifest {
         for (depth, matcher) in candidate.segments.enumerated() {
             switch matcher {
             case .literal: continue
-            case .param(let name, let type): params.append(.init(name, Self.convert(segments[depth], type)))
-            case .wildcard(let name, let type):
-                params.append(.init(name, Self.convert(segments[depth...].joined(separator: "/"), type)))
+            case .param(let name, let type): params.append(.init(name, Self.convert(segments.string(depth), type)))
+            case .wildcard(let name, let type): params.append(.init(name, Self.convert(segments.tailString(depth), type)))
             }
         }
         // 2. Declared query params and defaults, in declaration order.

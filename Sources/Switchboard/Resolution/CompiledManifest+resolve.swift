@@ -30,10 +30,10 @@ extension CompiledManifest {
 
     private func resolveInternal(_ url: InternalURL, urlBytes: [UInt8], context: ResolveContext, explain: Bool) -> Resolution {
         var explanation: Explanation? = explain ? Explanation(host: url.host, path: url.path, segments: url.segments) : nil
-        var segments = url.segments
+        var segments = url.segmentBuffer
         var hops = 0
         while true {
-            let path = explain ? InternalURL(host: url.host, segments: segments).path : ""
+            let path = explain ? InternalURL(host: url.host, segmentBuffer: segments).path : ""
             func search(_ trie: RouteTrie) -> Int? {
                 trie.match(segments, pruning: !explain) { index, failure in
                     let candidate = trie.candidates[index]
@@ -64,7 +64,7 @@ extension CompiledManifest {
                 hops += 1
                 segments = Self.substitute(redirect, candidate, segments)
                 if explain, let last = explanation?.steps.indices.last {
-                    explanation?.steps[last].detail = "to " + InternalURL(host: nil, segments: segments).path
+                    explanation?.steps[last].detail = "to " + InternalURL(host: nil, segmentBuffer: segments).path
                 }
                 if hops > Self.maxRedirects {
                     explanation?.note = "more than \(Self.maxRedirects) redirects"
@@ -144,13 +144,13 @@ extension CompiledManifest {
     /// The redirect target's segments with `:params` replaced by this match's raw
     /// values; optional groups whose params are not all bound are left out. Values are
     /// data: no dot-segment removal runs on them.
-    static func substitute(_ target: RoutePattern, _ candidate: RouteCandidate, _ segments: [String]) -> [String] {
+    static func substitute(_ target: RoutePattern, _ candidate: RouteCandidate, _ segments: SegmentBuffer) -> SegmentBuffer {
         var bound: [String: [String]] = [:]
         for (depth, matcher) in candidate.segments.enumerated() {
             switch matcher {
             case .literal: break
-            case .param(let name, _): bound[name] = [segments[depth]]
-            case .wildcard(let name, _): bound[name] = Array(segments[depth...])
+            case .param(let name, _): bound[name] = [segments.string(depth)]
+            case .wildcard(let name, _): bound[name] = (depth..<segments.count).map(segments.string)
             }
         }
         let expansion = target.expansions.first { $0.allSatisfy { $0.paramName.map { bound[$0] != nil } ?? true } } ?? []
@@ -161,6 +161,7 @@ extension CompiledManifest {
             case .param(let name), .wildcard(let name): out += bound[name] ?? []
             }
         }
-        return out
+        return SegmentBuffer(out)
     }
+
 }
