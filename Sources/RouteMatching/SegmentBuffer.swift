@@ -78,24 +78,19 @@ public struct SegmentBuffer: Sendable, Equatable {
         self = kept
     }
 
-    /// A copy with each segment lowercased as `String.lowercased()` does (ASCII in place,
-    /// others through a String), or nil when no segment has anything to lowercase.
-    func lowercased() -> SegmentBuffer? {
-        var needed = false
-        for b in bytes where (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) || b >= 0x80 {
-            needed = true
-            break
-        }
-        guard needed else { return nil }
+    /// Whether every byte is ASCII.
+    var isASCII: Bool {
+        var high: UInt8 = 0
+        for b in bytes { high |= b }
+        return high < 0x80
+    }
+
+    /// A copy with each segment lowercased as `String.lowercased()` does.
+    func lowercased() -> SegmentBuffer {
         var out = SegmentBuffer(capacity: bytes.count, segments: count)
         for k in 0..<count {
             out.beginSegment()
-            let r = range(k)
-            if bytes[r].contains(where: { $0 >= 0x80 }) {
-                out.bytes.append(contentsOf: string(k).lowercased().utf8)
-            } else {
-                for b in bytes[r] { out.bytes.append((b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) ? b + 32 : b) }
-            }
+            out.bytes.append(contentsOf: string(k).lowercased().utf8)
         }
         return out
     }
