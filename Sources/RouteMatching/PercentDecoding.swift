@@ -46,9 +46,7 @@ package enum PercentDecoding {
     }
 
     /// Whether every `%` in `bytes` starts a `%XX` escape.
-    /// Concrete, not generic: called across modules, a generic version runs
-    /// unspecialized (a witness call per byte) on the request path.
-    package static func isWellFormed(_ bytes: ArraySlice<UInt8>) -> Bool {
+    static func isWellFormed(_ bytes: ArraySlice<UInt8>) -> Bool {
         var pending = 0
         for b in bytes {
             if pending > 0 {

@@ -46,11 +46,12 @@ public final class RouteCandidate: Sendable {
         for (depth, segment) in segments.enumerated() {
             switch segment {
             case .literal: continue
-            case .param(let name, let type), .wildcard(let name, let type):
+            case .param(let name, let type):
                 bound.append(name)
-                if type.isTyped {
-                    if case .wildcard = segment { typed.append((depth, name, type, true)) } else { typed.append((depth, name, type, false)) }
-                }
+                if type.isTyped { typed.append((depth, name, type, false)) }
+            case .wildcard(let name, let type):
+                bound.append(name)
+                if type.isTyped { typed.append((depth, name, type, true)) }
             }
         }
         self.boundNames = bound
