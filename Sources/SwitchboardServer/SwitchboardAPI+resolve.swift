@@ -21,13 +21,11 @@ extension SwitchboardAPI {
         case .failure(let problem): return (problem.response, (0, 0, 0, 0))
         case .success(let p): parameters = p
         }
-        // Borrowed through the class reference: copying the manifest out would retain
-        // and release each of its fields on every request.
-        let served = store.current
-        let result = served.compiled.resolve(bytes: parameters.url, context: parameters.context, explain: parameters.explain)
+        let compiled = store.current.compiled
+        let result = compiled.resolve(bytes: parameters.url, context: parameters.context, explain: parameters.explain)
         var outcomes: Outcomes = (0, 0, 0, 0)
         Self.count(result.status, into: &outcomes)
-        return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: served.compiled.resultJSON(result)), outcomes)
+        return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: compiled.resultJSON(result)), outcomes)
     }
 
     struct ResolveParameters {
@@ -162,15 +160,15 @@ extension SwitchboardAPI {
         case .bool(let b)?: explain = b
         default: return (Self.pointerProblem("/explain", "expected true or false"), (0, 0, 0, 0))
         }
-        let served = store.current
+        let compiled = store.current.compiled
         var writer = JSONWriter(capacity: 64 + urls.count * 360)
         writer.raw("{\"results\":[")
         var outcomes: Outcomes = (0, 0, 0, 0)
         for (i, url) in urls.enumerated() {
             if i > 0 { writer.byte(UInt8(ascii: ",")) }
-            let result = served.compiled.resolve(url, context: context, explain: explain)
+            let result = compiled.resolve(url, context: context, explain: explain)
             Self.count(result.status, into: &outcomes)
-            served.compiled.writeResult(result, into: &writer)
+            compiled.writeResult(result, into: &writer)
         }
         writer.raw("]}")
         return (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: writer.bytes), outcomes)
