@@ -14,7 +14,13 @@ struct JSONTests {
         w.string("\"\\\u{0}\u{1F}\u{7F}\u{2028}\u{2029}\u{2030}")
         #expect(String(decoding: w.bytes, as: UTF8.self) == "\"\\\"\\\\\\u0000\\u001f\u{7F}\\u2028\\u2029\u{2030}\"")
         // The same text given as UTF-8 bytes is written the same, escaped or not.
-        for text in ["\"\\\u{0}\u{1F}\u{7F}\u{2028}\u{2029}\u{2030}", "artsy://artist/é?q=1", "\u{E2}\u{2028}x\u{2029}"] {
+        for plain in ["", "artsy://artist/é?q=1", "https://www.artsy.net/artwork/andy-warhol-soup"] {
+            var w = JSONWriter()
+            w.string(plain)
+            #expect(w.bytes == Array("\"\(plain)\"".utf8))
+        }
+        for text in ["\"\\\u{0}\u{1F}\u{7F}\u{2028}\u{2029}\u{2030}", "artsy://artist/é?q=1", "https://www.artsy.net/artwork/andy-warhol-soup", "",
+                     "\u{E2}\u{2028}x\u{2029}"] {
             var fromString = JSONWriter(), fromBytes = JSONWriter()
             fromString.string(text)
             fromBytes.string(validUTF8: Array(text.utf8))
