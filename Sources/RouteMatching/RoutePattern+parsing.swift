@@ -122,6 +122,7 @@ extension RoutePattern {
         }
         self.text = text
         self.parts = parts
+        self.expansions = Self.expansions(of: parts)
     }
 
     private static func parseSegment(_ raw: [UInt8]) throws(PatternError) -> PatternSegment {

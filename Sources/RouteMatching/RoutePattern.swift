@@ -44,8 +44,10 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Every concrete segment list this pattern matches, longest first within a run of
-    /// adjacent groups.
-    public var expansions: [[PatternSegment]] {
+    /// adjacent groups. Computed once, when parsed: redirects read it per request.
+    public let expansions: [[PatternSegment]]
+
+    static func expansions(of parts: [Part]) -> [[PatternSegment]] {
         var results: [[PatternSegment]] = [[]]
         var index = 0
         while index < parts.count {
