@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), for the manifest ETag. Small and dependency-free: it runs
 /// once per manifest load, never on the request path.
 public struct SHA256: Sendable {
-    private static let k: [UInt32] = [
+    private static let roundConstants: InlineArray<64, UInt32> = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
         0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -14,14 +14,28 @@ public struct SHA256: Sendable {
 
     /// The 32-byte digest of `message`.
     public static func hash(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var data = message
+        var state = State()
+        // Whole blocks straight from the message; the last partial block and the
+        // padding (0x80, zeros, the bit length) go through a small tail buffer.
+        let whole = message.count / 64 * 64
+        for offset in stride(from: 0, to: whole, by: 64) { state.compress(message, at: offset) }
+        var tail = Array(message[whole...])
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
         let bitLength = UInt64(message.count) &* 8
-        data.append(0x80)
-        while data.count % 64 != 56 { data.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: data.count, by: 64) {
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for offset in stride(from: 0, to: tail.count, by: 64) { state.compress(tail, at: offset) }
+        return state.digest
+    }
+
+    /// The eight working words and the message schedule, reused block after block.
+    private struct State {
+        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+
+        mutating func compress(_ data: [UInt8], at chunk: Int) {
+            // On the stack: no reference counting or uniqueness checks in the loops.
+            var w = InlineArray<64, UInt32>(repeating: 0)
             for t in 0..<16 {
                 let i = chunk + t * 4
                 w[t] = UInt32(data[i]) << 24 | UInt32(data[i + 1]) << 16 | UInt32(data[i + 2]) << 8 | UInt32(data[i + 3])
@@ -31,7 +45,8 @@ public struct SHA256: Sendable {
                 let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
                 w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
             }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
+            let k = SHA256.roundConstants
+            var (a, b, c, d, e, f, g, hh) = h
             for t in 0..<64 {
                 let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
                 let ch = (e & f) ^ (~e & g)
@@ -41,10 +56,12 @@ public struct SHA256: Sendable {
                 let t2 = s0 &+ maj
                 (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
             }
-            h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d
-            h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh
+            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
         }
-        return h.flatMap { v in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> UInt32($0)) } }
+
+        var digest: [UInt8] {
+            [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7].flatMap { v in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> UInt32($0)) } }
+        }
     }
 
     /// The digest as 64 lowercase hex digits.
