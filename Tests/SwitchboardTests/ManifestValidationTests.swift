@@ -21,6 +21,12 @@ struct ManifestValidationTests {
         #expect(problems[0].message.contains("\"first\"") && problems[0].message.contains("\"second\""))
     }
 
+    @Test func pointersEscapeSlashAndTildeInKeys() throws {
+        // Unknown fields are warnings, each with its pointer (RFC 6901: `~` is `~0`, `/` is `~1`).
+        let compiled = try Fixtures.compile([#"{"name": "a", "pattern": "/a", "destination": "A", "x/y~z": 1, "plain": 2}"#])
+        #expect(compiled.warnings.map(\.pointer).sorted() == ["/routes/0/plain", "/routes/0/x~1y~0z"])
+    }
+
     @Test func ambiguousRoutesOfTheSameShapeAndPriority() {
         #expect(codes([
             #"{"name": "a", "pattern": "/x/:id", "destination": "A", "params": {"id": {"type": "int"}}}"#,

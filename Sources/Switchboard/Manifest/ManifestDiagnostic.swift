@@ -46,7 +46,13 @@ struct JSONPointer: Sendable, CustomStringConvertible {
 
 extension String {
     fileprivate func replacingTilde() -> String {
-        if !utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) { return self }
+        let span = utf8.span
+        var special = false
+        for i in span.indices where span[i] == UInt8(ascii: "~") || span[i] == UInt8(ascii: "/") {
+            special = true
+            break
+        }
+        if !special { return self }
         var out = ""
         for ch in self {
             switch ch {
