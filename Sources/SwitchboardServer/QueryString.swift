@@ -9,11 +9,25 @@ struct QueryString {
         case invalidPercentEncoding
     }
 
-    /// Keys decoded (slices of the target when they needed no decoding), values raw
-    /// until asked for.
-    var items: [(key: ArraySlice<UInt8>, rawValue: ArraySlice<UInt8>)] = []
+    /// An item as positions in ``raw``: no copies, no references to count per item.
+    struct Item {
+        let key: Range<Int>
+        let value: Range<Int>
+        /// The key decoded, when it held `%` or `+`.
+        let decodedKey: [UInt8]?
+    }
+
+    let raw: ArraySlice<UInt8>
+    private(set) var items: [Item] = []
+
+    /// The item's key, decoded.
+    func key(_ item: Item) -> ArraySlice<UInt8> { item.decodedKey?[...] ?? raw[item.key] }
+
+    /// The item's value as sent (decode it with ``decode(_:)``).
+    func rawValue(_ item: Item) -> ArraySlice<UInt8> { raw[item.value] }
 
     init(_ raw: ArraySlice<UInt8>) throws(Problem) {
+        self.raw = raw
         // One pass: items split at `&`, keys at the first `=`, every `%` checked to
         // start a `%XX` escape (a malformed one anywhere refuses the whole query).
         var start = raw.startIndex
@@ -24,11 +38,11 @@ struct QueryString {
             let b = i < raw.endIndex ? raw[i] : UInt8(ascii: "&")
             switch b {
             case UInt8(ascii: "&"):
-                if i > start {
-                    let keyEnd = eq ?? i
-                    let rawKey = raw[start..<keyEnd]
-                    let key = keyNeedsDecoding ? try Self.decode(rawKey)[...] : rawKey
-                    if !key.isEmpty { items.append((key, eq.map { raw[($0 + 1)..<i] } ?? raw[i..<i])) }
+                let keyEnd = eq ?? i
+                if keyEnd > start {
+                    let value = eq.map { ($0 + 1)..<i } ?? i..<i
+                    let decodedKey = keyNeedsDecoding ? try Self.decode(raw[start..<keyEnd]) : nil
+                    items.append(Item(key: start..<keyEnd, value: value, decodedKey: decodedKey))
                 }
                 start = i + 1
                 eq = nil
@@ -52,8 +66,8 @@ struct QueryString {
     /// Every value of `key`, decoded.
     func values(_ key: String) -> [[UInt8]] {
         var out: [[UInt8]] = []
-        for item in items where item.key.elementsEqual(key.utf8) {
-            if let value = try? Self.decode(item.rawValue) { out.append(value) }
+        for item in items where self.key(item).elementsEqual(key.utf8) {
+            if let value = try? Self.decode(rawValue(item)) { out.append(value) }
         }
         return out
     }

@@ -50,26 +50,26 @@ extension SwitchboardAPI {
         var context = ResolveContext()
         var seen = (platform: false, idiom: false, appVersion: false)
         for item in query.items {
-            let key = item.key
+            let key = query.key(item)
             if Self.equals(key, "url") {
                 urls += 1
-                url = item.rawValue
+                url = query.rawValue(item)
             } else if Self.equals(key, "explain") {
-                explain = item.rawValue
+                explain = query.rawValue(item)
             } else if Self.equals(key, "platform") {
                 guard !seen.platform else { return .failure(.badRequest("give platform at most once")) }
                 seen.platform = true
-                guard let text = Self.text(item.rawValue) else { return .failure(.badRequest("platform is not UTF-8")) }
+                guard let text = Self.text(query.rawValue(item)) else { return .failure(.badRequest("platform is not UTF-8")) }
                 context.platform = text
             } else if Self.equals(key, "idiom") {
                 guard !seen.idiom else { return .failure(.badRequest("give idiom at most once")) }
                 seen.idiom = true
-                guard let text = Self.text(item.rawValue) else { return .failure(.badRequest("idiom is not UTF-8")) }
+                guard let text = Self.text(query.rawValue(item)) else { return .failure(.badRequest("idiom is not UTF-8")) }
                 context.idiom = text
             } else if Self.equals(key, "appVersion") {
                 guard !seen.appVersion else { return .failure(.badRequest("give appVersion at most once")) }
                 seen.appVersion = true
-                guard let text = Self.text(item.rawValue) else { return .failure(.badRequest("appVersion is not UTF-8")) }
+                guard let text = Self.text(query.rawValue(item)) else { return .failure(.badRequest("appVersion is not UTF-8")) }
                 guard let version = SemanticVersion(text) else {
                     return .failure(.badRequest("appVersion \"\(text)\" is not a semantic version such as 7.2.0"))
                 }

@@ -3,8 +3,9 @@ import Testing
 
 @Suite struct QueryStringTests {
     static func items(_ query: String) throws -> [String] {
-        try QueryString(Array(query.utf8)[...]).items.map {
-            String(decoding: $0.key, as: UTF8.self) + "=" + String(decoding: $0.rawValue, as: UTF8.self)
+        let parsed = try QueryString(Array(query.utf8)[...])
+        return parsed.items.map {
+            String(decoding: parsed.key($0), as: UTF8.self) + "=" + String(decoding: parsed.rawValue($0), as: UTF8.self)
         }
     }
 
@@ -30,6 +31,6 @@ import Testing
 
     @Test func decodesValuesOnce() throws {
         let query = try QueryString(Array("url=https%3A%2F%2Fartsy.net%2Fa%252Fb+c".utf8)[...])
-        #expect(try QueryString.decode(query.items[0].rawValue) == Array("https://artsy.net/a%2Fb c".utf8))
+        #expect(try QueryString.decode(query.rawValue(query.items[0])) == Array("https://artsy.net/a%2Fb c".utf8))
     }
 }
