@@ -8,7 +8,8 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
     case uuid
     /// `[A-Za-z0-9_-]+`.
     case slug
-    /// One of the values, compared exactly.
+    /// One of the values, compared exactly: byte for byte, not by Unicode canonical
+    /// equivalence as String's `==` would.
     case enumeration([String])
     /// The whole value matches the regex.
     case regex(SafeRegex)
@@ -49,7 +50,7 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
         case .int: return Self.intValue(utf8: value.utf8) != nil
         case .uuid: return Self.isUUID(utf8: value.utf8)
         case .slug: return Self.isSlug(utf8: value.utf8)
-        case .enumeration(let values): return values.contains(value)
+        case .enumeration(let values): return values.contains { $0.utf8.elementsEqual(value.utf8) }
         case .regex(let regex): return regex.matches(value)
         }
     }

@@ -22,6 +22,18 @@ struct ParamTypeTests {
         #expect(!ParamType.enumeration(["Works"]).accepts("works"))
     }
 
+    /// Text and bytes agree, and `enum` compares exactly: "é" precomposed is not "e" + U+0301.
+    @Test(arguments: [
+        (ParamType.int, "-42", true), (.int, "4.2", false), (.uuid, "123e4567-e89b-12d3-a456-426614174000", true),
+        (.uuid, "123e4567-e89b-12d3-a456-42661417400", false), (.slug, "a_b-1", true), (.slug, "", false),
+        (.enumeration(["caf\u{E9}"]), "caf\u{E9}", true), (.enumeration(["caf\u{E9}"]), "cafe\u{301}", false),
+        (.string, "", true),
+    ] as [(ParamType, String, Bool)])
+    func acceptsTextAndBytesAlike(_ type: ParamType, _ value: String, _ accepted: Bool) {
+        #expect(type.accepts(value) == accepted)
+        #expect(type.accepts(Array(value.utf8)[...]) == accepted)
+    }
+
     @Test func disjointness() throws {
         #expect(ParamType.int.isDisjoint(from: .uuid))
         #expect(!ParamType.int.isDisjoint(from: .slug))
