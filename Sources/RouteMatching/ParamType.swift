@@ -44,20 +44,13 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `value` is of this type.
-    public func accepts(_ value: String) -> Bool {
-        switch self {
-        case .string: return true
-        case .int: return Self.intValue(utf8: value.utf8) != nil
-        case .uuid: return Self.isUUID(utf8: value.utf8)
-        case .slug: return Self.isSlug(utf8: value.utf8)
-        case .enumeration(let values): return values.contains { $0.utf8.elementsEqual(value.utf8) }
-        case .regex(let regex): return regex.matches(value)
-        }
-    }
+    public func accepts(_ value: String) -> Bool { accepts(utf8: value.utf8) }
 
     /// Whether the UTF-8 `value` is of this type (the matcher's form: no String made
     /// but for a regex).
-    public func accepts(_ value: ArraySlice<UInt8>) -> Bool {
+    public func accepts(_ value: ArraySlice<UInt8>) -> Bool { accepts(utf8: value) }
+
+    private func accepts<C: Collection<UInt8>>(utf8 value: C) -> Bool {
         switch self {
         case .string: return true
         case .int: return Self.intValue(utf8: value) != nil

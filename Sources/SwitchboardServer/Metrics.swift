@@ -7,20 +7,10 @@ final class Metrics: Sendable {
     enum Endpoint: String, CaseIterable, Sendable {
         case resolve = "/v1/resolve", manifest = "/v1/manifest", healthz = "/healthz", readyz = "/readyz",
              metrics = "/metrics", openapi = "/openapi.json", other = "other"
-
-        /// Its position in `allCases` (which builds an array each time it is read).
-        var ordinal: Int {
-            switch self {
-            case .resolve: 0
-            case .manifest: 1
-            case .healthz: 2
-            case .readyz: 3
-            case .metrics: 4
-            case .openapi: 5
-            case .other: 6
-            }
-        }
     }
+
+    /// `Endpoint.allCases`, built once (reading `allCases` builds an array each time).
+    static let endpoints = Endpoint.allCases
 
     /// Upper bounds of the latency buckets, in seconds.
     static let buckets: [Double] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1]
@@ -31,7 +21,7 @@ final class Metrics: Sendable {
 
     struct Counts: Sendable {
         /// `[endpoint][method][status]` flattened: no allocation per request.
-        var requests = [Int](repeating: 0, count: Endpoint.allCases.count * Metrics.methods.count * Metrics.statuses.count)
+        var requests = [Int](repeating: 0, count: Metrics.endpoints.count * Metrics.methods.count * Metrics.statuses.count)
         var outcomes = [Int](repeating: 0, count: Metrics.outcomeNames.count)
         var latency = [Int](repeating: 0, count: Metrics.buckets.count + 1)
         var latencySum = 0.0
@@ -48,7 +38,7 @@ final class Metrics: Sendable {
             bucket = i
             break
         }
-        let e = endpoint.ordinal
+        let e = Self.endpoints.firstIndex(of: endpoint) ?? Self.endpoints.count - 1
         let m = Self.methods.firstIndex(of: method) ?? Self.methods.count - 1
         let st = Self.statuses.firstIndex(of: status) ?? Self.statuses.count - 1
         let index = (e * Self.methods.count + m) * Self.statuses.count + st
@@ -70,7 +60,7 @@ final class Metrics: Sendable {
         var out = ""
         out += "# HELP switchboard_http_requests_total HTTP requests by endpoint, method and status.\n"
         out += "# TYPE switchboard_http_requests_total counter\n"
-        for (e, endpoint) in Endpoint.allCases.enumerated() {
+        for (e, endpoint) in Self.endpoints.enumerated() {
             for (m, method) in Self.methods.enumerated() {
                 for (st, status) in Self.statuses.enumerated() {
                     let count = c.requests[(e * Self.methods.count + m) * Self.statuses.count + st]

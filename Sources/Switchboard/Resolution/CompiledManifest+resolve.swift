@@ -163,5 +163,4 @@ extension CompiledManifest {
         }
         return SegmentBuffer(out)
     }
-
 }
