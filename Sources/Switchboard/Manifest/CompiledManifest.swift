@@ -22,8 +22,8 @@ public final class CompiledManifest: Sendable {
     public let etag: String
     /// `,"manifest":{"version":N,"etag":"…"}`: the same tail on every result.
     let manifestSuffix: [UInt8]
-    /// Result JSON that depends only on the route: see ``ResultFragments``.
-    let fragments: ResultFragments
+    /// What results send the app to, per route, pattern and variant.
+    let targets: ResultTargets
     /// Problems that do not stop the manifest from serving (unknown fields, ...).
     public let warnings: [ManifestDiagnostic]
 
@@ -64,7 +64,7 @@ public final class CompiledManifest: Sendable {
         suffix.string(etag)
         suffix.byte(UInt8(ascii: "}"))
         self.manifestSuffix = suffix.bytes
-        self.fragments = ResultFragments(manifest)
+        self.targets = ResultTargets(manifest)
     }
 
     /// Orders pointers by their tokens, numbers numerically (`/routes/2` before `/routes/10`).

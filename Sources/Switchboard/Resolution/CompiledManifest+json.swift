@@ -18,10 +18,8 @@ extension CompiledManifest {
             w.raw(",\"reason\":")
             w.string(reason)
         }
-        // route, destination and presentation come serialized from the manifest
-        // (ResultFragments): every resolution sets them with the fields they mirror.
-        if let json = r.routeJSON { w.bytes.append(contentsOf: json) }
-        if let json = r.destinationJSON { w.bytes.append(contentsOf: json) }
+        // route, destination and presentation come serialized from the manifest.
+        if let target = r.target { w.bytes.append(contentsOf: target.head) }
         if r.status == .matched || r.status == .fallback {
             w.raw(",\"params\":{")
             for (k, member) in r.params.enumerated() {
@@ -32,7 +30,7 @@ extension CompiledManifest {
             }
             w.byte(UInt8(ascii: "}"))
         }
-        if let json = r.presentationJSON { w.bytes.append(contentsOf: json) }
+        if let target = r.target { w.bytes.append(contentsOf: target.tail) }
         if let fragment = r.fragment, r.status == .matched || r.status == .fallback {
             w.raw(",\"fragment\":")
             w.string(fragment)

@@ -1,9 +1,9 @@
 import RouteMatching
 
 extension CompiledManifest {
-    /// Fills destination, params and presentation of a matched route.
-    func buildMatch(_ result: inout Resolution, route: Route, candidate: RouteCandidate, segments: SegmentBuffer,
-                    query: [(key: String, value: String)], context: ResolveContext) {
+    /// The target (destination and presentation) and params of a matched route.
+    func buildMatch(url: [UInt8], route: Route, candidate: RouteCandidate, segments: SegmentBuffer,
+                    query: [(key: String, value: String)], context: ResolveContext) -> (ResultTarget, [JSONValue.Member]) {
         var params: [JSONValue.Member] = []
         params.reserveCapacity(candidate.segments.count + route.params.count + query.count + route.inject.count + 1)
         // 1. Path params in pattern order.
@@ -40,25 +40,15 @@ extension CompiledManifest {
             if let existing = params.firstIndex(where: { $0.key == key }) { params.remove(at: existing) }
             params.append(.init(key, resolved))
         }
-        var destination = route.destination
-        var presentation = route.presentation
-        var slot = 0
-        if let k = route.variants.firstIndex(where: { $0.applies(to: context) }) {
-            destination = route.variants[k].destination ?? destination
-            presentation = route.variants[k].presentation ?? presentation
-            slot = k + 1
-        }
-        result.destinationJSON = fragments.destination[candidate.route][slot]
-        result.presentationJSON = fragments.presentation[candidate.route][slot]
+        let slot = route.variants.firstIndex { $0.applies(to: context) }.map { $0 + 1 } ?? 0
+        let target = targets.target(route, pattern: candidate.patternIndex, slot: slot)
         // 5. A web presentation carries the URL as given, unless the route binds or
         // injects `url` itself; a `url` query param never overrides it.
-        if presentation.style == .web && !candidate.binds("url") && !route.inject.contains(where: { $0.key == "url" }) {
+        if target.presentation.style == .web && !candidate.binds("url") && !route.inject.contains(where: { $0.key == "url" }) {
             if let existing = params.firstIndex(where: { $0.key == "url" }) { params.remove(at: existing) }
-            params.append(.init("url", .string(result.url)))
+            params.append(.init("url", .string(String(decoding: url, as: UTF8.self))))
         }
-        result.destination = destination
-        result.presentation = presentation
-        result.params = params
+        return (target, params)
     }
 
     /// The converted value(s) of query key `name`: one value, or an array when repeated.

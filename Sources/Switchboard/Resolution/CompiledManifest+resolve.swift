@@ -19,8 +19,7 @@ extension CompiledManifest {
             return result
         case .external:
             var result = Resolution(url: bytes, status: .external)
-            result.presentation = .external
-            result.presentationJSON = ResultFragments.externalPresentation
+            result.target = .external
             if explain { result.explanation = Explanation(note: "external: not a host or scheme of the app") }
             return result
         case .internal(let url):
@@ -30,6 +29,28 @@ extension CompiledManifest {
 
     private func resolveInternal(_ url: InternalURL, urlBytes: [UInt8], context: ResolveContext, explain: Bool) -> Resolution {
         var explanation: Explanation? = explain ? Explanation(host: url.host, path: url.path, segments: url.segments) : nil
+        let status: Resolution.Status
+        let target: ResultTarget
+        let params: [JSONValue.Member]
+        if let (route, candidate, segments) = route(for: url, context: context, explanation: &explanation) {
+            status = .matched
+            (target, params) = buildMatch(url: urlBytes, route: route, candidate: candidate, segments: segments, query: url.query,
+                                          context: context)
+        } else {
+            status = .fallback
+            (target, params) = (targets.fallback, [JSONValue.Member("url", .string(String(decoding: urlBytes, as: UTF8.self)))])
+            if explain, explanation?.note == nil { explanation?.note = "no route matched: fallback" }
+        }
+        return Resolution(url: urlBytes, status: status, target: target, params: params,
+                          fragment: url.fragment, explanation: explanation)
+    }
+
+    /// The route that takes the URL, after redirects, with the segments it matched;
+    /// nil when none does (or redirects loop). Records every candidate tried in
+    /// `explanation` when there is one.
+    private func route(for url: InternalURL, context: ResolveContext,
+                       explanation: inout Explanation?) -> (Route, RouteCandidate, SegmentBuffer)? {
+        let explain = explanation != nil
         var segments = url.segmentBuffer
         var hops = 0
         while true {
@@ -56,40 +77,21 @@ extension CompiledManifest {
             } else if let hit = search(general) {
                 (trie, index) = (general, hit)
             } else {
-                break
+                return nil
             }
             let candidate = trie.candidates[index]
             let route = manifest.routes[candidate.route]
-            if let redirect = route.redirect {
-                hops += 1
-                segments = Self.substitute(redirect, candidate, segments)
-                if explain, let last = explanation?.steps.indices.last {
-                    explanation?.steps[last].detail = "to " + InternalURL(host: nil, segmentBuffer: segments).path
-                }
-                if hops > Self.maxRedirects {
-                    explanation?.note = "more than \(Self.maxRedirects) redirects"
-                    break
-                }
-                continue
+            guard let redirect = route.redirect else { return (route, candidate, segments) }
+            hops += 1
+            segments = Self.substitute(redirect, candidate, segments)
+            if explain, let last = explanation?.steps.indices.last {
+                explanation?.steps[last].detail = "to " + InternalURL(host: nil, segmentBuffer: segments).path
             }
-            var result = Resolution(url: urlBytes, status: .matched)
-            result.route = (route.name, route.patterns[candidate.patternIndex].text)
-            result.routeJSON = fragments.route[candidate.route][candidate.patternIndex]
-            result.fragment = url.fragment
-            buildMatch(&result, route: route, candidate: candidate, segments: segments, query: url.query, context: context)
-            result.explanation = explanation
-            return result
+            if hops > Self.maxRedirects {
+                explanation?.note = "more than \(Self.maxRedirects) redirects"
+                return nil
+            }
         }
-        var result = Resolution(url: urlBytes, status: .fallback)
-        result.destination = manifest.fallback.destination
-        result.presentation = manifest.fallback.presentation
-        result.destinationJSON = fragments.fallbackDestination
-        result.presentationJSON = fragments.fallbackPresentation
-        result.params = [JSONValue.Member("url", .string(result.url))]
-        result.fragment = url.fragment
-        if explain, explanation?.note == nil { explanation?.note = "no route matched: fallback" }
-        result.explanation = explanation
-        return result
     }
 
     /// Why a candidate cannot take the URL; described only when explaining.

@@ -12,28 +12,40 @@ public struct Resolution: Sendable {
     public var status: Status
     /// Why the URL was rejected (status `rejected` only).
     public var reason: String?
-    /// The matched route's name and the pattern (or alias) that matched.
-    public var route: (name: String, pattern: String)?
-    public var destination: String?
     /// Params in SPEC order: path, declared query and defaults, other query, injected, web `url`.
     public var params: [JSONValue.Member]
-    public var presentation: Presentation?
     /// The decoded fragment, whenever an internal URL has `#`.
     public var fragment: String?
     /// With `explain`: how the answer was reached.
-    public var explanation: Explanation?
+    public var explanation: Explanation? {
+        get { explanationBox?.value }
+        set { explanationBox = newValue.map(ExplanationBox.init) }
+    }
+    /// The explanation behind one reference: most resolutions have none, and its five
+    /// fields inline made every Resolution (copied on return) half as large again.
+    private var explanationBox: ExplanationBox?
+    /// Route, destination and presentation, shared with the manifest; nil when rejected.
+    var target: ResultTarget?
 
-    /// Precomputed JSON of `route`, `destination` and `presentation` (with their
-    /// leading commas), shared with the manifest: a result copies them, not re-escapes.
-    var routeJSON: [UInt8]?
-    var destinationJSON: [UInt8]?
-    var presentationJSON: [UInt8]?
+    /// The matched route's name and the pattern (or alias) that matched.
+    public var route: (name: String, pattern: String)? { target?.route }
+    public var destination: String? { target?.destination }
+    public var presentation: Presentation? { target?.presentation }
 
-    init(url: [UInt8], status: Status) {
+    init(url: [UInt8], status: Status, target: ResultTarget? = nil, params: [JSONValue.Member] = [], fragment: String? = nil,
+         explanation: Explanation? = nil) {
         self.urlBytes = url
         self.status = status
-        self.params = []
+        self.target = target
+        self.params = params
+        self.fragment = fragment
+        self.explanationBox = explanation.map(ExplanationBox.init)
     }
+}
+
+final class ExplanationBox: Sendable {
+    let value: Explanation
+    init(_ value: Explanation) { self.value = value }
 }
 
 /// How a resolution was reached: the normalized input and every candidate route tried,

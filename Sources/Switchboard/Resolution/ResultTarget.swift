@@ -1,0 +1,64 @@
+/// Where a result sends the app: the route and pattern that matched, the destination
+/// and the presentation, with their JSON written once per manifest. A resolution holds
+/// one shared reference to its target (one retain) instead of a copy of each field.
+public final class ResultTarget: Sendable {
+    /// The matched route's name and the pattern (or alias) that matched; nil for the
+    /// fallback and for external URLs.
+    public let route: (name: String, pattern: String)?
+    public let destination: String?
+    public let presentation: Presentation
+    /// `,"route":{...},"destination":...`, the keys a result has before `params`.
+    let head: [UInt8]
+    /// `,"presentation":{...}`, after `params`.
+    let tail: [UInt8]
+
+    init(route: (name: String, pattern: String)?, destination: String?, presentation: Presentation) {
+        self.route = route
+        self.destination = destination
+        self.presentation = presentation
+        var w = JSONWriter(capacity: 96)
+        if let route {
+            w.raw(",\"route\":{\"name\":")
+            w.string(route.name)
+            w.raw(",\"pattern\":")
+            w.string(route.pattern)
+            w.byte(UInt8(ascii: "}"))
+        }
+        if let destination {
+            w.raw(",\"destination\":")
+            w.string(destination)
+        }
+        head = w.bytes
+        w = JSONWriter(capacity: 48)
+        w.raw(",\"presentation\":")
+        w.write(presentation.json)
+        tail = w.bytes
+    }
+
+    static let external = ResultTarget(route: nil, destination: nil, presentation: .external)
+}
+
+/// Every target of a manifest: per route, one for each pattern and variant.
+struct ResultTargets: Sendable {
+    /// `[route][pattern * (1 + variants) + slot]`, slot 0 for the route itself and
+    /// `1 + k` for its variant `k`.
+    private let byRoute: [[ResultTarget]]
+    let fallback: ResultTarget
+
+    init(_ manifest: Manifest) {
+        byRoute = manifest.routes.map { r in
+            r.patterns.flatMap { pattern in
+                [ResultTarget(route: (r.name, pattern.text), destination: r.destination, presentation: r.presentation)]
+                    + r.variants.map {
+                        ResultTarget(route: (r.name, pattern.text), destination: $0.destination ?? r.destination,
+                                     presentation: $0.presentation ?? r.presentation)
+                    }
+            }
+        }
+        fallback = ResultTarget(route: nil, destination: manifest.fallback.destination, presentation: manifest.fallback.presentation)
+    }
+
+    func target(_ route: Route, pattern: Int, slot: Int) -> ResultTarget {
+        byRoute[route.index][pattern * (1 + route.variants.count) + slot]
+    }
+}
