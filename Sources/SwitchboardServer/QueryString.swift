@@ -28,6 +28,10 @@ struct QueryString {
 
     init(_ raw: ArraySlice<UInt8>) throws(Problem) {
         self.raw = raw
+        // Room for every item up front (one allocation, not one per doubling).
+        var separators = 0
+        for b in raw { separators &+= b == UInt8(ascii: "&") ? 1 : 0 }
+        items.reserveCapacity(separators + 1)
         // One pass: items split at `&`, keys at the first `=`, every `%` checked to
         // start a `%XX` escape (a malformed one anywhere refuses the whole query).
         var start = raw.startIndex
@@ -73,21 +77,31 @@ struct QueryString {
     }
 
     static func decode(_ bytes: ArraySlice<UInt8>) throws(Problem) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var i = bytes.startIndex
-        while i < bytes.endIndex {
-            let b = bytes[i]
-            if b == UInt8(ascii: "%") {
-                guard i + 2 < bytes.endIndex, let hi = PercentDecoding.hexValue(bytes[i + 1]),
-                      let lo = PercentDecoding.hexValue(bytes[i + 2]) else { throw .invalidPercentEncoding }
-                out.append(hi << 4 | lo)
-                i += 3
-            } else {
-                out.append(b == UInt8(ascii: "+") ? UInt8(ascii: " ") : b)
-                i += 1
+        var containsNUL = false
+        return try decode(bytes, containsNUL: &containsNUL)
+    }
+
+    /// Decodes, and says whether the result holds a NUL byte.
+    static func decode(_ bytes: ArraySlice<UInt8>, containsNUL: inout Bool) throws(Problem) -> [UInt8] {
+        var nul = false
+        let decoded = try [UInt8](capacity: bytes.count) { (out: inout OutputSpan<UInt8>) throws(Problem) in
+            var i = bytes.startIndex
+            while i < bytes.endIndex {
+                var b = bytes[i]
+                if b == UInt8(ascii: "%") {
+                    guard i + 2 < bytes.endIndex, let hi = PercentDecoding.hexValue(bytes[i + 1]),
+                          let lo = PercentDecoding.hexValue(bytes[i + 2]) else { throw .invalidPercentEncoding }
+                    b = hi << 4 | lo
+                    i += 3
+                } else {
+                    if b == UInt8(ascii: "+") { b = UInt8(ascii: " ") }
+                    i += 1
+                }
+                nul = nul || b == 0
+                out.append(b)
             }
         }
-        return out
+        containsNUL = nul
+        return decoded
     }
 }

@@ -17,9 +17,10 @@ extension SwitchboardAPI {
     /// `GET /v1/resolve?url=...&platform=&idiom=&appVersion=&explain=`.
     func resolveOne(_ request: HTTPRequest) -> (HTTPResponse, Outcomes) {
         let parameters: ResolveParameters
-        switch Self.parameters(request.query) {
-        case .failure(let problem): return (problem.response, (0, 0, 0, 0))
-        case .success(let p): parameters = p
+        do {
+            parameters = try Self.parameters(request.query)
+        } catch {
+            return (error.response, (0, 0, 0, 0))
         }
         let compiled = store.current.compiled
         let result = compiled.resolve(bytes: parameters.url, context: parameters.context, explain: parameters.explain)
@@ -37,12 +38,12 @@ extension SwitchboardAPI {
     /// The parameters of `GET /v1/resolve`, read in one pass over the query: `url`
     /// exactly once, `platform`, `idiom` and `appVersion` at most once, `explain` (the
     /// last one counts); other keys are ignored.
-    static func parameters(_ raw: ArraySlice<UInt8>) -> Result<ResolveParameters, Problem> {
+    static func parameters(_ raw: ArraySlice<UInt8>) throws(Problem) -> ResolveParameters {
         let query: QueryString
         do {
             query = try QueryString(raw)
         } catch {
-            return .failure(.badRequest("malformed query string: invalid percent-encoding"))
+            throw .badRequest("malformed query string: invalid percent-encoding")
         }
         var url: ArraySlice<UInt8>? = nil
         var urls = 0
@@ -57,34 +58,32 @@ extension SwitchboardAPI {
             } else if Self.equals(key, "explain") {
                 explain = query.rawValue(item)
             } else if Self.equals(key, "platform") {
-                guard !seen.platform else { return .failure(.badRequest("give platform at most once")) }
+                guard !seen.platform else { throw .badRequest("give platform at most once") }
                 seen.platform = true
-                guard let text = Self.text(query.rawValue(item)) else { return .failure(.badRequest("platform is not UTF-8")) }
+                guard let text = Self.text(query.rawValue(item)) else { throw .badRequest("platform is not UTF-8") }
                 context.platform = text
             } else if Self.equals(key, "idiom") {
-                guard !seen.idiom else { return .failure(.badRequest("give idiom at most once")) }
+                guard !seen.idiom else { throw .badRequest("give idiom at most once") }
                 seen.idiom = true
-                guard let text = Self.text(query.rawValue(item)) else { return .failure(.badRequest("idiom is not UTF-8")) }
+                guard let text = Self.text(query.rawValue(item)) else { throw .badRequest("idiom is not UTF-8") }
                 context.idiom = text
             } else if Self.equals(key, "appVersion") {
-                guard !seen.appVersion else { return .failure(.badRequest("give appVersion at most once")) }
+                guard !seen.appVersion else { throw .badRequest("give appVersion at most once") }
                 seen.appVersion = true
-                guard let text = Self.text(query.rawValue(item)) else { return .failure(.badRequest("appVersion is not UTF-8")) }
+                guard let text = Self.text(query.rawValue(item)) else { throw .badRequest("appVersion is not UTF-8") }
                 guard let version = SemanticVersion(text) else {
-                    return .failure(.badRequest("appVersion \"\(text)\" is not a semantic version such as 7.2.0"))
+                    throw .badRequest("appVersion \"\(text)\" is not a semantic version such as 7.2.0")
                 }
                 context.appVersion = version
             }
         }
-        guard urls == 1, let url, let decoded = try? QueryString.decode(url) else {
-            return .failure(.badRequest(urls == 0 ? "the url parameter is required: /v1/resolve?url=..."
-                                                  : "give the url parameter once; POST /v1/resolve takes several"))
+        var containsNUL = false
+        guard urls == 1, let url, let decoded = try? QueryString.decode(url, containsNUL: &containsNUL) else {
+            throw .badRequest(urls == 0 ? "the url parameter is required: /v1/resolve?url=..."
+                                        : "give the url parameter once; POST /v1/resolve takes several")
         }
-        guard !decoded.contains(0) else { return .failure(.badRequest("the url parameter contains a NUL byte")) }
-        switch Self.flag(explain) {
-        case .failure(let problem): return .failure(problem)
-        case .success(let flag): return .success(ResolveParameters(url: decoded, context: context, explain: flag))
-        }
+        guard !containsNUL else { throw .badRequest("the url parameter contains a NUL byte") }
+        return ResolveParameters(url: decoded, context: context, explain: try Self.flag(explain))
     }
 
     /// Whether the bytes of a query key spell `word`.
@@ -102,6 +101,8 @@ extension SwitchboardAPI {
 
     /// A raw query value decoded, as text, or nil when it is not UTF-8.
     static func text(_ raw: ArraySlice<UInt8>) -> String? {
+        // Most values (7.3.0, ios) have nothing to decode.
+        if !raw.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) { return UTF8Validation.string(raw) }
         guard let value = try? QueryString.decode(raw) else { return nil }
         return UTF8Validation.string(value[...])
     }
@@ -183,13 +184,13 @@ extension SwitchboardAPI {
 
     /// A boolean query flag: absent, `0`, `false`, `no` or empty is false; `1`, `true`,
     /// `yes` is true.
-    static func flag(_ raw: ArraySlice<UInt8>?) -> Result<Bool, Problem> {
-        guard let raw else { return .success(false) }
-        guard let value = try? QueryString.decode(raw) else { return .failure(.badRequest("explain takes 1 or 0")) }
+    static func flag(_ raw: ArraySlice<UInt8>?) throws(Problem) -> Bool {
+        guard let raw else { return false }
+        guard let value = try? QueryString.decode(raw) else { throw .badRequest("explain takes 1 or 0") }
         switch String(decoding: value, as: UTF8.self).lowercased() {
-        case "", "0", "false", "no": return .success(false)
-        case "1", "true", "yes": return .success(true)
-        default: return .failure(.badRequest("explain takes 1 or 0"))
+        case "", "0", "false", "no": return false
+        case "1", "true", "yes": return true
+        default: throw .badRequest("explain takes 1 or 0")
         }
     }
 }

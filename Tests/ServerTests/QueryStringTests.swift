@@ -33,4 +33,11 @@ import Testing
         let query = try QueryString(Array("url=https%3A%2F%2Fartsy.net%2Fa%252Fb+c".utf8)[...])
         #expect(try QueryString.decode(query.rawValue(query.items[0])) == Array("https://artsy.net/a%2Fb c".utf8))
     }
+
+    @Test(arguments: [("a%00b", true), ("%2500", false), ("abc", false), ("", false), ("x+%00", true)])
+    func saysWhetherTheDecodedValueHoldsNUL(_ raw: String, _ expected: Bool) throws {
+        var containsNUL = !expected
+        _ = try QueryString.decode(Array(raw.utf8)[...], containsNUL: &containsNUL)
+        #expect(containsNUL == expected)
+    }
 }
