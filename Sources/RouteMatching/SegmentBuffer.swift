@@ -27,6 +27,12 @@ public struct SegmentBuffer: Sendable, Equatable {
         }
     }
 
+    /// Segments already joined: segment `k` starts at `starts[k]`.
+    init(bytes: [UInt8], starts: [Int]) {
+        self.bytes = bytes
+        self.starts = starts
+    }
+
     init(capacity: Int, segments: Int) {
         bytes.reserveCapacity(capacity)
         starts.reserveCapacity(segments)

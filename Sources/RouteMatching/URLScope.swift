@@ -171,6 +171,12 @@ public struct URLScope: Sendable {
     /// counts, as in the RFC, so it is kept until the end). Nil when a decoded segment
     /// is not UTF-8.
     static func normalizedSegments(_ input: [UInt8], _ path: Range<Int>) -> SegmentBuffer? {
+        plainSegments(input, path) ?? decodedSegments(input, path)
+    }
+
+    /// ``normalizedSegments(_:_:)`` for any path: dot segments removed, empty ones
+    /// dropped, `%XX` decoded.
+    static func decodedSegments(_ input: [UInt8], _ path: Range<Int>) -> SegmentBuffer? {
         var slashes = 1
         for i in path where input[i] == UInt8(ascii: "/") { slashes += 1 }
         var segments = SegmentBuffer(capacity: path.count, segments: slashes)
@@ -211,6 +217,37 @@ public struct URLScope: Sendable {
         }
         if empties > 0 { segments.removeEmpty() }
         return segments
+    }
+
+    /// The common path, with no `%`, no empty segment and no segment starting with `.`:
+    /// nothing to decode or remove, so its bytes are the segments, copied at once. Nil
+    /// for any other path (a trailing `/` is fine: its empty segment is dropped).
+    static func plainSegments(_ input: [UInt8], _ path: Range<Int>) -> SegmentBuffer? {
+        var start = path.lowerBound
+        if start < path.upperBound, input[start] == UInt8(ascii: "/") { start += 1 }
+        var end = path.upperBound
+        if end > start, input[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        if start == end { return SegmentBuffer() }
+        var slashes = 0
+        for i in start..<end { slashes &+= input[i] == UInt8(ascii: "/") ? 1 : 0 }
+        var starts: [Int] = []
+        starts.reserveCapacity(slashes + 1)
+        var segmentStart = start
+        for i in start..<end {
+            let b = input[i]
+            if b == UInt8(ascii: "%") { return nil }
+            if b == UInt8(ascii: "/") {
+                if i == segmentStart { return nil }
+                starts.append(segmentStart - start)
+                segmentStart = i + 1
+            } else if b == UInt8(ascii: "."), i == segmentStart {
+                return nil
+            }
+        }
+        // The last segment is empty only when the path ends in `//`.
+        if segmentStart == end { return nil }
+        starts.append(segmentStart - start)
+        return SegmentBuffer(bytes: Array(input[start..<end]), starts: starts)
     }
 
     /// 1 for `.`, 2 for `..` (with `%2E` read as `.`), 0 otherwise.

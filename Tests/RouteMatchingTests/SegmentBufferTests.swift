@@ -25,6 +25,27 @@ import Testing
         }
     }
 
+    /// The plain-path shortcut gives what the full decoder gives, whenever it applies.
+    @Test func plainPathsSplitAsTheDecoderDoes() {
+        let pieces = ["a", "Bc", "é", "/", "/", "%2F", "%41", ".", "..", "%2e", "x.y", "-"]
+        var seed: UInt64 = 0x5EED
+        var plain = 0
+        for _ in 0..<5_000 {
+            var path = ""
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            for k in 0..<Int(seed >> 60) { path += pieces[Int((seed >> UInt64(k * 4)) & 0xF) % pieces.count] }
+            let bytes = Array(path.utf8)
+            guard let shortcut = URLScope.plainSegments(bytes, 0..<bytes.count) else { continue }
+            plain += 1
+            #expect(shortcut == URLScope.decodedSegments(bytes, 0..<bytes.count), "\(path)")
+        }
+        #expect(plain > 1_000)
+        #expect(URLScope.plainSegments(Array("/a/.b".utf8), 0..<5) == nil)
+        #expect(URLScope.plainSegments(Array("/a//".utf8), 0..<4) == nil)
+        #expect(URLScope.plainSegments(Array("/a/b/".utf8), 0..<5)?.strings == ["a", "b"])
+        #expect(URLScope.plainSegments(Array("/".utf8), 0..<1)?.count == 0)
+    }
+
     @Test func lowercasesLikeString() {
         #expect(SegmentBuffer(["artist", "A-b"]).isASCII)
         #expect(!SegmentBuffer(["artist", "é"]).isASCII)
