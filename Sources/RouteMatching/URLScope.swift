@@ -228,13 +228,13 @@ public struct URLScope: Sendable {
         var end = path.upperBound
         if end > start, input[end - 1] == UInt8(ascii: "/") { end -= 1 }
         if start == end { return SegmentBuffer() }
-        var slashes = 0
-        for i in start..<end { slashes &+= input[i] == UInt8(ascii: "/") ? 1 : 0 }
+        // At most one segment per two bytes; paths rarely have more than 16.
         var starts: [Int] = []
-        starts.reserveCapacity(slashes + 1)
+        starts.reserveCapacity(min((end - start) / 2 + 1, 16))
+        let bytes = input.span
         var segmentStart = start
         for i in start..<end {
-            let b = input[i]
+            let b = bytes[i]
             if b == UInt8(ascii: "%") { return nil }
             if b == UInt8(ascii: "/") {
                 if i == segmentStart { return nil }
