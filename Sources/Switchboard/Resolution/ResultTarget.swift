@@ -1,12 +1,12 @@
 /// Where a result sends the app: the route and pattern that matched, the destination
 /// and the presentation, with their JSON written once per manifest. A resolution holds
 /// one shared reference to its target (one retain) instead of a copy of each field.
-public final class ResultTarget: Sendable {
+final class ResultTarget: Sendable {
     /// The matched route's name and the pattern (or alias) that matched; nil for the
     /// fallback and for external URLs.
-    public let route: (name: String, pattern: String)?
-    public let destination: String?
-    public let presentation: Presentation
+    let route: (name: String, pattern: String)?
+    let destination: String?
+    let presentation: Presentation
     /// `,"route":{...},"destination":...`, the keys a result has before `params`.
     let head: [UInt8]
     /// `,"presentation":{...}`, after `params`.
