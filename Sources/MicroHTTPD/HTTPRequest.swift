@@ -22,9 +22,20 @@ public struct HTTPRequest: Sendable {
 
     /// The value of a header listed in the daemon's configuration (case-insensitive).
     public func header(_ name: String) -> String? {
-        let lower = name.lowercased()
-        for (k, n) in headerNames.enumerated() where n == lower { return headerValues[k] }
+        for (k, n) in headerNames.enumerated() where Self.equalsIgnoringASCIICase(n, name) { return headerValues[k] }
         return nil
+    }
+
+    /// Header names compare ASCII letters without case (RFC 9110 5.1), and without
+    /// building a lowercased copy per lookup.
+    static func equalsIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
+        let x = a.utf8.span, y = b.utf8.span
+        guard x.count == y.count else { return false }
+        for i in 0..<x.count where x[i] != y[i] {
+            let lower = x[i] | 0x20
+            guard lower == y[i] | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }
+        }
+        return true
     }
 
     /// The path part of the target, before `?`.
