@@ -46,3 +46,21 @@ import Testing
         #expect(HTTPRequest.equalsIgnoringASCIICase(a, b) == expected)
     }
 }
+
+/// Accept-Encoding per RFC 9110 12.5.3: gzip when it (or `*`) is listed with q > 0.
+@Suite struct AcceptEncodingTests {
+    @Test(arguments: [
+        ("gzip", true), ("GZip", true), ("x-gzip", true), ("gzip, deflate, br", true), ("br,gzip", true),
+        (" gzip ; q=1 ", true), ("gzip;q=0.5", true), ("gzip;q=0", false), ("gzip;Q=0", false), ("gzip;q=0.000", false),
+        ("deflate, gzip;q=0", false), ("*", true), ("*;q=0", false), ("*, gzip;q=0", false), ("gzip;q=0, *", false),
+        ("deflate, *;q=0.1", true), ("deflate", false), ("identity", false), ("", false), (",,", false),
+        ("gzip;q=abc", true), ("gzip;level=9;q=0", false), ("gzipx", false), ("x-gzip;q=0, gzip", false),
+    ] as [(String, Bool)])
+    func gzipWhenListedWithNonZeroQuality(_ header: String, _ expected: Bool) {
+        #expect(SwitchboardAPI.acceptsGzip(header) == expected, "\(header)")
+    }
+
+    @Test func noHeaderMeansNoGzip() {
+        #expect(!SwitchboardAPI.acceptsGzip(nil))
+    }
+}
