@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import MicroHTTPD
 import Switchboard
@@ -51,8 +52,8 @@ final class SwitchboardAPI: HTTPHandler {
     ]
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let clock = ContinuousClock()
-        let start = clock.now
+        // Nanoseconds as an integer: Duration's components cost a 128-bit division each.
+        let start = DispatchTime.now().uptimeNanoseconds
         let path = request.path
         var metric = Metrics.Endpoint.other
         var outcomes = (0, 0, 0, 0)
@@ -71,8 +72,7 @@ final class SwitchboardAPI: HTTPHandler {
             response = Problem(status: 404, title: "Not Found",
                                detail: "no endpoint at \(String(decoding: path, as: UTF8.self))").response
         }
-        let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
         metrics.record(endpoint: metric, method: request.method, status: response.status, seconds: seconds, outcomes: outcomes)
         accessLog?.info("request", metadata: [
             "method": "\(request.method)", "target": "\(String(decoding: request.target, as: UTF8.self))",
