@@ -11,26 +11,25 @@ extension CompiledManifest {
         w.raw("{\"url\":")
         // Every status but `rejected` went through the UTF-8 check of SPEC §2.
         if r.status == .rejected { w.string(r.url) } else { w.string(validUTF8: r.urlBytes) }
-        w.raw(",\"status\":\"")
-        w.raw(Self.name(of: r.status))
-        w.byte(UInt8(ascii: "\""))
+        w.raw(Self.statusMember(r.status))
         if let reason = r.reason {
             w.raw(",\"reason\":")
             w.string(reason)
         }
-        // route, destination and presentation come serialized from the manifest.
-        if let target = r.target { w.bytes.append(contentsOf: target.head) }
-        if r.status == .matched || r.status == .fallback {
-            w.raw(",\"params\":{")
-            for (k, member) in r.params.enumerated() {
-                if k > 0 { w.byte(UInt8(ascii: ",")) }
-                w.string(member.key)
-                w.byte(UInt8(ascii: ":"))
-                w.write(member.value)
+        // route, destination, the params' braces and presentation come serialized from
+        // the manifest: matched and fallback results have params, external ones none.
+        if let target = r.target {
+            w.bytes.append(contentsOf: target.head)
+            if target.hasParams {
+                for (k, member) in r.params.enumerated() {
+                    if k > 0 { w.byte(UInt8(ascii: ",")) }
+                    w.string(member.key)
+                    w.byte(UInt8(ascii: ":"))
+                    w.write(member.value)
+                }
             }
-            w.byte(UInt8(ascii: "}"))
+            w.bytes.append(contentsOf: target.tail)
         }
-        if let target = r.target { w.bytes.append(contentsOf: target.tail) }
         if let fragment = r.fragment, r.status == .matched || r.status == .fallback {
             w.raw(",\"fragment\":")
             w.string(fragment)
@@ -43,12 +42,12 @@ extension CompiledManifest {
         w.byte(UInt8(ascii: "}"))
     }
 
-    private static func name(of status: Resolution.Status) -> StaticString {
+    private static func statusMember(_ status: Resolution.Status) -> StaticString {
         switch status {
-        case .matched: return "matched"
-        case .fallback: return "fallback"
-        case .external: return "external"
-        case .rejected: return "rejected"
+        case .matched: return ",\"status\":\"matched\""
+        case .fallback: return ",\"status\":\"fallback\""
+        case .external: return ",\"status\":\"external\""
+        case .rejected: return ",\"status\":\"rejected\""
         }
     }
 }

@@ -7,15 +7,19 @@ final class ResultTarget: Sendable {
     let route: (name: String, pattern: String)?
     let destination: String?
     let presentation: Presentation
-    /// `,"route":{...},"destination":...`, the keys a result has before `params`.
+    /// Whether results sent here carry `params` (matched and fallback ones do).
+    let hasParams: Bool
+    /// `,"route":{...},"destination":...,"params":{`: what a result has before its params'
+    /// members (without `,"params":{` when it has none).
     let head: [UInt8]
-    /// `,"presentation":{...}`, after `params`.
+    /// `},"presentation":{...}`: what follows them.
     let tail: [UInt8]
 
-    init(route: (name: String, pattern: String)?, destination: String?, presentation: Presentation) {
+    init(route: (name: String, pattern: String)?, destination: String?, presentation: Presentation, hasParams: Bool = true) {
         self.route = route
         self.destination = destination
         self.presentation = presentation
+        self.hasParams = hasParams
         var w = JSONWriter(capacity: 96)
         if let route {
             w.raw(",\"route\":{\"name\":")
@@ -28,14 +32,16 @@ final class ResultTarget: Sendable {
             w.raw(",\"destination\":")
             w.string(destination)
         }
+        if hasParams { w.raw(",\"params\":{") }
         head = w.bytes
         w = JSONWriter(capacity: 48)
+        if hasParams { w.byte(UInt8(ascii: "}")) }
         w.raw(",\"presentation\":")
         w.write(presentation.json)
         tail = w.bytes
     }
 
-    static let external = ResultTarget(route: nil, destination: nil, presentation: .external)
+    static let external = ResultTarget(route: nil, destination: nil, presentation: .external, hasParams: false)
 }
 
 /// Every target of a manifest: per route, one for each pattern and variant.
