@@ -52,7 +52,7 @@ public enum HostName {
             guard raw.count > 2, raw.last == UInt8(ascii: "]") else { return .failure(.invalidHost) }
             var out = [UInt8]()
             for b in raw {
-                let lower = (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) ? b + 32 : b
+                let lower = ASCII.lowercased(b)
                 switch lower {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
                      UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "["), UInt8(ascii: "]"):
@@ -68,7 +68,7 @@ public enum HostName {
             guard let idna = toASCII(raw) else { return .failure(.invalidHost) }
             bytes = idna[...]
         } else if raw.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
-            bytes = raw.map { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) ? $0 + 32 : $0 }[...]
+            bytes = raw.map(ASCII.lowercased)[...]
         } else {
             bytes = raw
         }

@@ -113,14 +113,11 @@ public struct RouteTrie: Sendable {
     static func hash(_ bytes: [UInt8], _ range: Range<Int>, parent: Int, foldASCII: Bool = false) -> Int {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ (UInt64(truncatingIfNeeded: parent) &* 0x9E37_79B9_7F4A_7C15)
         for i in range {
-            h ^= UInt64(foldASCII ? asciiLower(bytes[i]) : bytes[i])
+            h ^= UInt64(foldASCII ? ASCII.lowercased(bytes[i]) : bytes[i])
             h = h &* 0x100_0000_01b3
         }
         return Int(truncatingIfNeeded: h ^ (h >> 29))
     }
-
-    @inline(__always)
-    static func asciiLower(_ b: UInt8) -> UInt8 { b &- UInt8(ascii: "A") < 26 ? b | 0x20 : b }
 
     /// The child reached from `node` by the literal `bytes[range]` (ASCII letters compared
     /// lowercased with `foldASCII`), or -1.
@@ -147,7 +144,7 @@ public struct RouteTrie: Sendable {
         guard end - start == range.count else { return false }
         var j = range.lowerBound
         for i in start..<end {
-            guard keyBytes[i] == (foldASCII ? Self.asciiLower(bytes[j]) : bytes[j]) else { return false }
+            guard keyBytes[i] == (foldASCII ? ASCII.lowercased(bytes[j]) : bytes[j]) else { return false }
             j += 1
         }
         return true

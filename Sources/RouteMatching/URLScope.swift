@@ -36,7 +36,7 @@ public struct URLScope: Sendable {
                 guard Self.hasPrefix(input, "//", at: colon + 1) else { return .rejected(.missingHost) }
                 return authority(input, from: colon + 3, defaultPorts: isHTTP ? Self.httpPorts : Self.httpsPorts, schemeRelative: false)
             }
-            let scheme = String(decoding: input[..<colon].map(Self.asciiLower), as: UTF8.self)
+            let scheme = String(decoding: input[..<colon].map(ASCII.lowercased), as: UTF8.self)
             if Self.unsafeSchemes.contains(scheme) { return .rejected(.unsafeScheme) }
             guard schemes.contains(scheme) else { return .external }
             var start = colon + 1
@@ -277,7 +277,7 @@ public struct URLScope: Sendable {
         return word.withUTF8Buffer { w in
             var k = 0
             for b in bytes {
-                guard asciiLower(b) == w[k] else { return false }
+                guard ASCII.lowercased(b) == w[k] else { return false }
                 k += 1
             }
             return true
@@ -286,10 +286,6 @@ public struct URLScope: Sendable {
 
     @inline(__always) package static func isAlpha(_ b: UInt8) -> Bool {
         (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
-    }
-
-    @inline(__always) static func asciiLower(_ b: UInt8) -> UInt8 {
-        (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) ? b + 32 : b
     }
 
     @inline(__always) static func isPathDelimiter(_ b: UInt8) -> Bool {

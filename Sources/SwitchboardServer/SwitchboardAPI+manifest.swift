@@ -1,4 +1,5 @@
 import MicroHTTPD
+import RouteMatching
 import Switchboard
 
 extension SwitchboardAPI {
@@ -45,7 +46,7 @@ extension SwitchboardAPI {
         while start < h.count {
             let end = Self.next(UInt8(ascii: ","), in: h, from: start, to: h.count)
             var tag = Self.trimmed(h, start..<end)
-            if Self.equals(h, tag, "*") { return true }
+            if Self.equalsIgnoringCase(h, tag, "*") { return true }
             if Self.hasWeakPrefix(h, tag) { tag = (tag.lowerBound + 2)..<tag.upperBound }
             if tag.count == e.count - wanted {
                 var k = 0
@@ -74,15 +75,15 @@ extension SwitchboardAPI {
             while p < end {
                 let parameterEnd = Self.next(UInt8(ascii: ";"), in: h, from: p + 1, to: end)
                 let parameter = Self.trimmed(h, (p + 1)..<parameterEnd)
-                if parameter.count >= 2, h[parameter.lowerBound] | 0x20 == UInt8(ascii: "q"), h[parameter.lowerBound + 1] == UInt8(ascii: "=") {
+                if parameter.count >= 2, ASCII.lowercased(h[parameter.lowerBound]) == UInt8(ascii: "q"), h[parameter.lowerBound + 1] == UInt8(ascii: "=") {
                     var text = ""
                     for i in (parameter.lowerBound + 2)..<parameter.upperBound { text.unicodeScalars.append(Unicode.Scalar(h[i])) }
                     if let value = Double(text) { q = value }
                 }
                 p = parameterEnd
             }
-            if Self.equals(h, coding, "gzip") || Self.equals(h, coding, "x-gzip") { return q > 0 }
-            if Self.equals(h, coding, "*") { star = q > 0 }
+            if Self.equalsIgnoringCase(h, coding, "gzip") || Self.equalsIgnoringCase(h, coding, "x-gzip") { return q > 0 }
+            if Self.equalsIgnoringCase(h, coding, "*") { star = q > 0 }
             start = end + 1
         }
         return star
@@ -104,12 +105,11 @@ extension SwitchboardAPI {
     }
 
     /// Whether `h[range]` spells the lowercase ASCII `word`, ignoring ASCII case.
-    private static func equals(_ h: Span<UInt8>, _ range: Range<Int>, _ word: StaticString) -> Bool {
+    private static func equalsIgnoringCase(_ h: Span<UInt8>, _ range: Range<Int>, _ word: StaticString) -> Bool {
         guard range.count == word.utf8CodeUnitCount else { return false }
         return word.withUTF8Buffer { w in
             for k in 0..<w.count {
-                let b = h[range.lowerBound + k]
-                guard (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b) == w[k] else { return false }
+                guard ASCII.lowercased(h[range.lowerBound + k]) == w[k] else { return false }
             }
             return true
         }
