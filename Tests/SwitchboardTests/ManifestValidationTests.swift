@@ -154,6 +154,28 @@ struct ManifestValidationTests {
         #expect(reordered.etag == m.etag)
     }
 
+    /// The canonical bytes are written member by member in sorted order, not sorted from
+    /// a tree: read back and sorted again they must come out the same, and they load as
+    /// a manifest with the same ETag.
+    @Test(arguments: ["bundled", "rich"])
+    func canonicalBytesAreTheirOwnSortedFormAndLoadAgain(_ which: String) throws {
+        let m: CompiledManifest
+        if which == "bundled" {
+            m = try ManifestFile.load(#filePath.components(separatedBy: "/Tests/")[0] + "/Config/routes.json")
+        } else {
+            m = try Fixtures.compile([
+                #"{"name": "b", "patterns": ["/b/:z/:a", "/bb/:z/:a"], "destination": "B", "priority": -2, "universalLink": false, "since": "1.0.0", "until": "9.0.0", "params": {"z": {"type": "enum", "values": ["x", "y"], "default": "x"}, "a": {"type": "regex", "pattern": "^[0-9]+$"}, "É": {"default": {"y": 1, "x": [true, null, 1.5]}}, "B": {"required": true}}, "inject": {"zz": {"param": "a"}, "Z": 3, "aa": {"k": "v", "A": "w"}}, "presentation": {"style": "modal", "zeta": 1, "animated": false, "modalStyle": "form"}, "variants": [{"when": {"platform": "ios", "idiom": ["tablet"], "appVersion": ">=2.0.0"}, "presentation": {"style": "sheet", "b": 1, "a": 2}}, {"when": {"platform": ["android"]}, "destination": "B2"}]}"#,
+                #"{"name": "a", "pattern": "/a/*rest", "hosts": ["live.artsy.net"], "destination": "A", "presentation": {"style": "tab", "tab": "home"}}"#,
+                #"{"name": "r", "pattern": "/r/:z/:a", "redirect": "/b/:z/:a"}"#,
+            ], extra: #""caseSensitive": true, "fallback": {"destination": "W", "presentation": {"style": "web", "z": 1, "a": 0}}, "features": {"z": 1, "a": {"d": 2, "c": 1}}, "messages": [{"b": 1, "a": 2}]"#)
+        }
+        let reparsed = try JSONParser.parse(m.canonicalBytes)
+        #expect(reparsed.serialized(sortedKeys: true) == m.canonicalBytes)
+        let reloaded = try CompiledManifest(json: m.canonicalBytes)
+        #expect(reloaded.etag == m.etag)
+        #expect(reloaded.canonicalBytes == m.canonicalBytes)
+    }
+
     @Test func theBundledManifestIsValid() throws {
         let compiled = try ManifestFile.load(#filePath.components(separatedBy: "/Tests/")[0] + "/Config/routes.json")
         #expect(compiled.manifest.routes.count >= 40)

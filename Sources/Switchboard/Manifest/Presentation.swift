@@ -22,4 +22,18 @@ public struct Presentation: Sendable, Equatable {
     public var json: JSONValue {
         .object([JSONValue.Member("style", .string(style.rawValue))] + options)
     }
+
+    /// Writes ``json`` (keys sorted for the canonical manifest) without building it.
+    func write(to w: inout JSONWriter, sortedKeys: Bool = false) {
+        if sortedKeys && !options.isEmpty { return w.write(json, sortedKeys: true) }
+        w.raw("{\"style\":")
+        w.string(style.rawValue)
+        for option in options {
+            w.byte(UInt8(ascii: ","))
+            w.string(option.key)
+            w.byte(UInt8(ascii: ":"))
+            w.write(option.value)
+        }
+        w.byte(UInt8(ascii: "}"))
+    }
 }

@@ -37,7 +37,7 @@ final class ResultTarget: Sendable {
         w = JSONWriter(capacity: 48)
         if hasParams { w.byte(UInt8(ascii: "}")) }
         w.raw(",\"presentation\":")
-        w.write(presentation.json)
+        presentation.write(to: &w)
         tail = w.bytes
     }
 
@@ -53,13 +53,16 @@ struct ResultTargets: Sendable {
 
     init(_ manifest: Manifest) {
         byRoute = manifest.routes.map { r in
-            r.patterns.flatMap { pattern in
-                [ResultTarget(route: (r.name, pattern.text), destination: r.destination, presentation: r.presentation)]
-                    + r.variants.map {
-                        ResultTarget(route: (r.name, pattern.text), destination: $0.destination ?? r.destination,
-                                     presentation: $0.presentation ?? r.presentation)
-                    }
+            var targets: [ResultTarget] = []
+            targets.reserveCapacity(r.patterns.count * (1 + r.variants.count))
+            for pattern in r.patterns {
+                targets.append(ResultTarget(route: (r.name, pattern.text), destination: r.destination, presentation: r.presentation))
+                for variant in r.variants {
+                    targets.append(ResultTarget(route: (r.name, pattern.text), destination: variant.destination ?? r.destination,
+                                                presentation: variant.presentation ?? r.presentation))
+                }
             }
+            return targets
         }
         fallback = ResultTarget(route: nil, destination: manifest.fallback.destination, presentation: manifest.fallback.presentation)
     }

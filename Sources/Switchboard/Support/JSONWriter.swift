@@ -16,6 +16,25 @@ public struct JSONWriter: Sendable {
     @inline(__always)
     public mutating func byte(_ b: UInt8) { bytes.append(b) }
 
+    public mutating func bool(_ value: Bool) {
+        value ? raw("true") : raw("false")
+    }
+
+    /// An array of strings.
+    public mutating func strings(_ items: [String]) {
+        byte(UInt8(ascii: "["))
+        for (i, item) in items.enumerated() {
+            if i > 0 { byte(UInt8(ascii: ",")) }
+            string(item)
+        }
+        byte(UInt8(ascii: "]"))
+    }
+
+    /// The order of object keys in canonical JSON: by their UTF-8 bytes.
+    static func keyOrder(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
     public mutating func integer(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var v = value.magnitude
@@ -113,7 +132,7 @@ public struct JSONWriter: Sendable {
     public mutating func write(_ value: JSONValue, sortedKeys: Bool = false) {
         switch value {
         case .null: raw("null")
-        case .bool(let b): b ? raw("true") : raw("false")
+        case .bool(let b): bool(b)
         case .integer(let i): integer(i)
         case .double(let d): double(d)
         case .string(let s): string(s)
@@ -126,7 +145,7 @@ public struct JSONWriter: Sendable {
             byte(UInt8(ascii: "]"))
         case .object(let members):
             byte(UInt8(ascii: "{"))
-            let ordered = sortedKeys ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
+            let ordered = sortedKeys ? members.sorted { Self.keyOrder($0.key, $1.key) } : members
             for (k, member) in ordered.enumerated() {
                 if k > 0 { byte(UInt8(ascii: ",")) }
                 string(member.key)
