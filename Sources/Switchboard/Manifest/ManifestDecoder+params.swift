@@ -1,29 +1,29 @@
 import RouteMatching
 
 extension ManifestDecoder {
-    mutating func decodeParams(_ value: JSONValue?, _ pointer: JSONPointer, pathParams: Set<String>, optionalParams: Set<String>) -> [ParamDeclaration] {
+    mutating func decodeParams(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, pathParams: Set<String>, optionalParams: Set<String>) -> [ParamDeclaration] {
         var declared: [ParamDeclaration] = []
         if let value {
             if let members = value.objectMembers {
                 for member in members {
-                    if let d = decodeParam(member.key, member.value, pointer.appending(member.key),
+                    if let d = decodeParam(member.key, member.value, pointer().appending(member.key),
                                            inPath: pathParams.contains(member.key), optional: optionalParams.contains(member.key)) {
                         declared.append(d)
                     }
                 }
             } else {
-                error("type-mismatch", pointer, "\"params\" must be an object of param names to declarations")
+                error("type-mismatch", pointer(), "\"params\" must be an object of param names to declarations")
             }
         }
         return declared
     }
 
-    private mutating func decodeParam(_ name: String, _ value: JSONValue, _ pointer: JSONPointer, inPath: Bool, optional: Bool) -> ParamDeclaration? {
+    private mutating func decodeParam(_ name: String, _ value: JSONValue, _ pointer: @autoclosure () -> JSONPointer, inPath: Bool, optional: Bool) -> ParamDeclaration? {
         guard let members = value.objectMembers else {
-            error("type-mismatch", pointer, "a param declaration is an object such as {\"type\": \"int\"}")
+            error("type-mismatch", pointer(), "a param declaration is an object such as {\"type\": \"int\"}")
             return nil
         }
-        checkKeys(members, pointer, known: ["type", "values", "pattern", "required", "default", "description"])
+        checkKeys(members, pointer(), known: ["type", "values", "pattern", "required", "default", "description"])
         var type = ParamType.string
         switch value["type"] {
         case nil, .string("string")?: break
@@ -33,13 +33,13 @@ extension ManifestDecoder {
         case .string("enum")?:
             guard let items = value["values"]?.arrayValue, !items.isEmpty,
                   let values = Optional(items.compactMap(\.stringValue)), values.count == items.count else {
-                error("invalid-param", pointer.appending("values"), "an enum param needs \"values\": a non-empty array of strings")
+                error("invalid-param", pointer().appending("values"), "an enum param needs \"values\": a non-empty array of strings")
                 return nil
             }
             type = .enumeration(values)
         case .string("regex")?:
             guard let source = value["pattern"]?.stringValue, !source.isEmpty else {
-                error("invalid-param", pointer.appending("pattern"), "a regex param needs \"pattern\": the regex the whole value must match")
+                error("invalid-param", pointer().appending("pattern"), "a regex param needs \"pattern\": the regex the whole value must match")
                 return nil
             }
             do {
@@ -51,20 +51,20 @@ extension ManifestDecoder {
                 case .unsupported: code = "unsafe-regex"
                 case .syntax: code = "invalid-regex"
                 }
-                self.error(code, pointer.appending("pattern"), "\"\(source)\": \(error)")
+                self.error(code, pointer().appending("pattern"), "\"\(source)\": \(error)")
                 return nil
             }
         case let other?:
-            error("unknown-type", pointer.appending("type"), "unknown param type \(Self.show(other)); use string, int, uuid, slug, enum or regex")
+            error("unknown-type", pointer().appending("type"), "unknown param type \(Self.show(other)); use string, int, uuid, slug, enum or regex")
             return nil
         }
         if value["values"] != nil, case .enumeration = type {} else if value["values"] != nil {
-            warning("unknown-field", pointer.appending("values"), "\"values\" applies to enum params only")
+            warning("unknown-field", pointer().appending("values"), "\"values\" applies to enum params only")
         }
-        let required = bool(value["required"], pointer.appending("required")) ?? (inPath && !optional)
+        let required = bool(value["required"], pointer().appending("required")) ?? (inPath && !optional)
         let defaultValue = value["default"]
         if let defaultValue, !Self.defaultFits(defaultValue, type) {
-            error("invalid-default", pointer.appending("default"), "default \(Self.show(defaultValue)) is not a valid \(type)")
+            error("invalid-default", pointer().appending("default"), "default \(Self.show(defaultValue)) is not a valid \(type)")
         }
         return ParamDeclaration(name: name, type: type, required: required, defaultValue: defaultValue)
     }

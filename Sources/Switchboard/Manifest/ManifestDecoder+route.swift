@@ -6,42 +6,42 @@ extension ManifestDecoder {
         "variants", "since", "until", "priority", "universalLink", "redirect", "description",
     ]
 
-    mutating func decodeRoute(_ value: JSONValue, at index: Int, _ pointer: JSONPointer) -> Route? {
+    mutating func decodeRoute(_ value: JSONValue, at index: Int, _ pointer: @autoclosure () -> JSONPointer) -> Route? {
         guard let members = value.objectMembers else {
-            error("type-mismatch", pointer, "a route must be an object, not \(value.kindDescription)")
+            error("type-mismatch", pointer(), "a route must be an object, not \(value.kindDescription)")
             return nil
         }
-        checkKeys(members, pointer, known: Self.routeKeys)
-        let name = string(value["name"], pointer.appending("name"))
-        if value["name"] == nil { error("missing-field", pointer.appending("name"), "every route needs a unique \"name\"") }
+        checkKeys(members, pointer(), known: Self.routeKeys)
+        let name = string(value["name"], pointer().appending("name"))
+        if value["name"] == nil { error("missing-field", pointer().appending("name"), "every route needs a unique \"name\"") }
 
         var patterns: [RoutePattern] = []
         let asList = value["patterns"] != nil
         switch (value["pattern"], value["patterns"]) {
         case (nil, nil):
-            error("missing-field", pointer.appending("pattern"), "a route needs \"pattern\" (or \"patterns\" for aliases)")
+            error("missing-field", pointer().appending("pattern"), "a route needs \"pattern\" (or \"patterns\" for aliases)")
         case (_?, _?):
-            error("conflicting-fields", pointer.appending("patterns"), "give \"pattern\" or \"patterns\", not both")
+            error("conflicting-fields", pointer().appending("patterns"), "give \"pattern\" or \"patterns\", not both")
         case (let single?, nil):
-            if let p = pattern(single, pointer.appending("pattern")) { patterns.append(p) }
+            if let p = pattern(single, pointer().appending("pattern")) { patterns.append(p) }
         case (nil, let list?):
             guard let items = list.arrayValue, !items.isEmpty else {
-                error("type-mismatch", pointer.appending("patterns"), "\"patterns\" must be a non-empty array of patterns")
+                error("type-mismatch", pointer().appending("patterns"), "\"patterns\" must be a non-empty array of patterns")
                 break
             }
             for (i, item) in items.enumerated() {
-                if let p = pattern(item, pointer.appending("patterns").appending(i)) { patterns.append(p) }
+                if let p = pattern(item, pointer().appending("patterns").appending(i)) { patterns.append(p) }
             }
         }
 
         var hostKeysOfRoute: [String]? = nil
-        let hostsWritten = stringList(value["hosts"], pointer.appending("hosts"))
+        let hostsWritten = stringList(value["hosts"], pointer().appending("hosts"))
         if let hostsWritten {
-            if hostsWritten.isEmpty { error("invalid-value", pointer.appending("hosts"), "\"hosts\" must not be empty; leave it out to apply to every host") }
+            if hostsWritten.isEmpty { error("invalid-value", pointer().appending("hosts"), "\"hosts\" must not be empty; leave it out to apply to every host") }
             var keys: [String] = []
             for (i, host) in hostsWritten.enumerated() {
                 guard case .success(let key) = HostName.key(listed: host), hostKeys.contains(key) else {
-                    error("unknown-host", pointer.appending("hosts").appending(i), "\"\(host)\" is not listed in the top-level \"hosts\"")
+                    error("unknown-host", pointer().appending("hosts").appending(i), "\"\(host)\" is not listed in the top-level \"hosts\"")
                     continue
                 }
                 if !keys.contains(key) { keys.append(key) }
@@ -49,40 +49,40 @@ extension ManifestDecoder {
             hostKeysOfRoute = keys
         }
 
-        let redirect = value["redirect"].flatMap { pattern($0, pointer.appending("redirect")) }
-        let destination = string(value["destination"], pointer.appending("destination"))
+        let redirect = value["redirect"].flatMap { pattern($0, pointer().appending("redirect")) }
+        let destination = string(value["destination"], pointer().appending("destination"))
         if value["redirect"] != nil {
             for key in ["destination", "presentation", "variants", "inject"] where value[key] != nil {
-                error("redirect-conflict", pointer.appending(key), "a redirect route has no \"\(key)\": the route it leads to decides")
+                error("redirect-conflict", pointer().appending(key), "a redirect route has no \"\(key)\": the route it leads to decides")
             }
         } else if value["destination"] == nil {
-            error("missing-field", pointer.appending("destination"), "a route needs \"destination\" (the screen to open) or \"redirect\"")
+            error("missing-field", pointer().appending("destination"), "a route needs \"destination\" (the screen to open) or \"redirect\"")
         }
-        let presentation = value["presentation"].flatMap { decodePresentation($0, pointer.appending("presentation")) } ?? .push
+        let presentation = value["presentation"].flatMap { decodePresentation($0, pointer().appending("presentation")) } ?? .push
 
         let pathParams = Set(patterns.flatMap(\.paramNames))
         let optionalParams = Set(patterns.flatMap(\.optionalParamNames))
-        let params = decodeParams(value["params"], pointer.appending("params"), pathParams: pathParams, optionalParams: optionalParams)
+        let params = decodeParams(value["params"], pointer().appending("params"), pathParams: pathParams, optionalParams: optionalParams)
         let known = pathParams.union(params.map(\.name))
-        let inject = decodeInject(value["inject"], pointer.appending("inject"), known: known)
-        let variants = decodeVariants(value["variants"], pointer.appending("variants"))
+        let inject = decodeInject(value["inject"], pointer().appending("inject"), known: known)
+        let variants = decodeVariants(value["variants"], pointer().appending("variants"))
 
-        let since = version(value["since"], pointer.appending("since"))
-        let until = version(value["until"], pointer.appending("until"))
+        let since = version(value["since"], pointer().appending("since"))
+        let until = version(value["until"], pointer().appending("until"))
         if let since, let until, since >= until {
-            error("empty-range", pointer.appending("until"), "until \(until) is not after since \(since): the route would exist for no version")
+            error("empty-range", pointer().appending("until"), "until \(until) is not after since \(since): the route would exist for no version")
         }
         var priority = 0
         switch value["priority"] {
         case nil: break
         case .integer(let p)? where abs(p) <= 1_000_000: priority = Int(p)
-        case let other?: error("invalid-value", pointer.appending("priority"), "\"priority\" must be an integer between -1000000 and 1000000, not \(Self.show(other))")
+        case let other?: error("invalid-value", pointer().appending("priority"), "\"priority\" must be an integer between -1000000 and 1000000, not \(Self.show(other))")
         }
-        let universalLink = bool(value["universalLink"], pointer.appending("universalLink")) ?? true
+        let universalLink = bool(value["universalLink"], pointer().appending("universalLink")) ?? true
 
         if let redirect {
             for name in redirect.paramNames where !pathParams.contains(name) {
-                error("unknown-param", pointer.appending("redirect"), "the redirect uses :\(name), which the route's pattern does not bind")
+                error("unknown-param", pointer().appending("redirect"), "the redirect uses :\(name), which the route's pattern does not bind")
             }
         }
         guard let name, !patterns.isEmpty else { return nil }
@@ -93,37 +93,37 @@ extension ManifestDecoder {
             priority: priority, universalLink: universalLink, redirect: redirect)
     }
 
-    private mutating func pattern(_ value: JSONValue, _ pointer: JSONPointer) -> RoutePattern? {
+    private mutating func pattern(_ value: JSONValue, _ pointer: @autoclosure () -> JSONPointer) -> RoutePattern? {
         guard let text = value.stringValue else {
-            error("type-mismatch", pointer, "a pattern is a string such as \"/artwork/:id\", not \(value.kindDescription)")
+            error("type-mismatch", pointer(), "a pattern is a string such as \"/artwork/:id\", not \(value.kindDescription)")
             return nil
         }
         do {
             return try RoutePattern(parsing: text)
         } catch {
-            self.error(error.code, pointer, "\"\(text)\": \(error)")
+            self.error(error.code, pointer(), "\"\(text)\": \(error)")
             return nil
         }
     }
 
-    private mutating func version(_ value: JSONValue?, _ pointer: JSONPointer) -> SemanticVersion? {
+    private mutating func version(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer) -> SemanticVersion? {
         guard let value else { return nil }
         guard let text = value.stringValue, let v = SemanticVersion(text) else {
-            error("invalid-version", pointer, "expected a semantic version such as \"7.2.0\", not \(Self.show(value))")
+            error("invalid-version", pointer(), "expected a semantic version such as \"7.2.0\", not \(Self.show(value))")
             return nil
         }
         return v
     }
 
-    private mutating func decodeVariants(_ value: JSONValue?, _ pointer: JSONPointer) -> [Variant] {
+    private mutating func decodeVariants(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer) -> [Variant] {
         guard let value else { return [] }
         guard let items = value.arrayValue else {
-            error("type-mismatch", pointer, "\"variants\" must be an array")
+            error("type-mismatch", pointer(), "\"variants\" must be an array")
             return []
         }
         var variants: [Variant] = []
         for (i, item) in items.enumerated() {
-            let p = pointer.appending(i)
+            let p = pointer().appending(i)
             guard let members = item.objectMembers else {
                 error("type-mismatch", p, "a variant is an object with \"when\" and \"destination\" and/or \"presentation\"")
                 continue
@@ -168,16 +168,16 @@ extension ManifestDecoder {
         return variants
     }
 
-    private mutating func decodeInject(_ value: JSONValue?, _ pointer: JSONPointer, known: Set<String>) -> [(key: String, value: InjectedValue)] {
+    private mutating func decodeInject(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, known: Set<String>) -> [(key: String, value: InjectedValue)] {
         guard let value else { return [] }
         guard let members = value.objectMembers else {
-            error("type-mismatch", pointer, "\"inject\" must be an object of param names to values")
+            error("type-mismatch", pointer(), "\"inject\" must be an object of param names to values")
             return []
         }
         return members.compactMap { member in
             if let ref = member.value.objectMembers, ref.count == 1, ref[0].key == "param" {
                 guard let source = ref[0].value.stringValue, known.contains(source) else {
-                    error("unknown-param", pointer.appending(member.key).appending("param"),
+                    error("unknown-param", pointer().appending(member.key).appending("param"),
                           "\(Self.show(ref[0].value)) is not a param of this route")
                     return nil
                 }

@@ -83,48 +83,48 @@ struct ManifestDecoder {
             features: document["features"], messages: document["messages"], routes: routes)
     }
 
-    private mutating func decodeFallback(_ value: JSONValue?, _ pointer: JSONPointer) -> Fallback {
+    private mutating func decodeFallback(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer) -> Fallback {
         guard let value else { return .default }
         guard let members = value.objectMembers else {
-            error("type-mismatch", pointer, "\"fallback\" must be an object such as {\"destination\": \"WebView\", \"presentation\": \"web\"}")
+            error("type-mismatch", pointer(), "\"fallback\" must be an object such as {\"destination\": \"WebView\", \"presentation\": \"web\"}")
             return .default
         }
-        checkKeys(members, pointer, known: ["destination", "presentation"])
-        let destination = string(value["destination"], pointer.appending("destination")) ?? Fallback.default.destination
-        let presentation = value["presentation"].flatMap { decodePresentation($0, pointer.appending("presentation")) } ?? .web
+        checkKeys(members, pointer(), known: ["destination", "presentation"])
+        let destination = string(value["destination"], pointer().appending("destination")) ?? Fallback.default.destination
+        let presentation = value["presentation"].flatMap { decodePresentation($0, pointer().appending("presentation")) } ?? .web
         return Fallback(destination: destination, presentation: presentation)
     }
 
-    mutating func decodePresentation(_ value: JSONValue, _ pointer: JSONPointer) -> Presentation? {
+    mutating func decodePresentation(_ value: JSONValue, _ pointer: @autoclosure () -> JSONPointer) -> Presentation? {
         switch value {
         case .string(let name):
             guard let style = Presentation.Style(rawValue: name) else {
-                error("unknown-style", pointer, "unknown presentation style \"\(name)\"; use one of \(Self.styleList)")
+                error("unknown-style", pointer(), "unknown presentation style \"\(name)\"; use one of \(Self.styleList)")
                 return nil
             }
             if style == .tab {
-                error("missing-tab", pointer, "style \"tab\" needs the tab to switch to: {\"style\": \"tab\", \"tab\": \"home\"}")
+                error("missing-tab", pointer(), "style \"tab\" needs the tab to switch to: {\"style\": \"tab\", \"tab\": \"home\"}")
             }
             return Presentation(style: style)
         case .object(let members):
             guard let styleValue = value["style"] else {
-                error("missing-field", pointer.appending("style"), "a presentation object needs \"style\"")
+                error("missing-field", pointer().appending("style"), "a presentation object needs \"style\"")
                 return nil
             }
             guard let name = styleValue.stringValue, let style = Presentation.Style(rawValue: name) else {
-                error("unknown-style", pointer.appending("style"), "unknown presentation style \(Self.show(styleValue)); use one of \(Self.styleList)")
+                error("unknown-style", pointer().appending("style"), "unknown presentation style \(Self.show(styleValue)); use one of \(Self.styleList)")
                 return nil
             }
             if style == .tab {
                 switch value["tab"] {
                 case .string(let tab)? where !tab.isEmpty: break
-                case nil: error("missing-tab", pointer, "style \"tab\" needs \"tab\": the tab to switch to")
-                default: error("invalid-value", pointer.appending("tab"), "\"tab\" must be a non-empty string")
+                case nil: error("missing-tab", pointer(), "style \"tab\" needs \"tab\": the tab to switch to")
+                default: error("invalid-value", pointer().appending("tab"), "\"tab\" must be a non-empty string")
                 }
             }
             return Presentation(style: style, options: members.filter { $0.key != "style" })
         default:
-            error("type-mismatch", pointer, "a presentation is a style name or an object with \"style\", not \(value.kindDescription)")
+            error("type-mismatch", pointer(), "a presentation is a style name or an object with \"style\", not \(value.kindDescription)")
             return nil
         }
     }
@@ -133,41 +133,41 @@ struct ManifestDecoder {
 
     // MARK: - Typed accessors that record what is wrong
 
-    mutating func checkKeys(_ members: [JSONValue.Member], _ pointer: JSONPointer, known: Set<String>) {
+    mutating func checkKeys(_ members: [JSONValue.Member], _ pointer: @autoclosure () -> JSONPointer, known: Set<String>) {
         for member in members where !known.contains(member.key) {
-            warning("unknown-field", pointer.appending(member.key), "unknown field \"\(member.key)\" is ignored")
+            warning("unknown-field", pointer().appending(member.key), "unknown field \"\(member.key)\" is ignored")
         }
     }
 
-    mutating func string(_ value: JSONValue?, _ pointer: JSONPointer, nonEmpty: Bool = true) -> String? {
+    mutating func string(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, nonEmpty: Bool = true) -> String? {
         guard let value else { return nil }
         guard let s = value.stringValue, !nonEmpty || !s.isEmpty else {
-            error("type-mismatch", pointer, "expected a non-empty string, not \(Self.show(value))")
+            error("type-mismatch", pointer(), "expected a non-empty string, not \(Self.show(value))")
             return nil
         }
         return s
     }
 
-    mutating func bool(_ value: JSONValue?, _ pointer: JSONPointer) -> Bool? {
+    mutating func bool(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer) -> Bool? {
         guard let value else { return nil }
         guard case .bool(let b) = value else {
-            error("type-mismatch", pointer, "expected true or false, not \(Self.show(value))")
+            error("type-mismatch", pointer(), "expected true or false, not \(Self.show(value))")
             return nil
         }
         return b
     }
 
     /// A string or a list of strings.
-    mutating func stringList(_ value: JSONValue?, _ pointer: JSONPointer, allowSingle: Bool = false) -> [String]? {
+    mutating func stringList(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, allowSingle: Bool = false) -> [String]? {
         guard let value else { return nil }
         if allowSingle, let s = value.stringValue { return [s] }
         guard let items = value.arrayValue else {
-            error("type-mismatch", pointer, "expected an array of strings, not \(value.kindDescription)")
+            error("type-mismatch", pointer(), "expected an array of strings, not \(value.kindDescription)")
             return nil
         }
         var out: [String] = []
         for (i, item) in items.enumerated() {
-            if let s = string(item, pointer.appending(i)) { out.append(s) }
+            if let s = string(item, pointer().appending(i)) { out.append(s) }
         }
         return out
     }
