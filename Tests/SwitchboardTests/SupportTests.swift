@@ -42,6 +42,19 @@ struct JSONTests {
         do { _ = try JSONParser.parse(text) } catch { #expect(error.offset == offset, "\(text): \(error)") }
     }
 
+    /// Duplicates are found by a scan in small objects and a set in larger ones: both ways.
+    @Test(arguments: [3, 7, 8, 9, 40])
+    func refusesDuplicateKeysInObjectsOfAnySize(_ size: Int) throws {
+        let members = (0..<size).map { #""k\#($0)":\#($0)"# }
+        let unique = "{" + members.joined(separator: ",") + "}"
+        #expect(try JSONParser.parse(unique).objectMembers?.count == size)
+        for repeated in [0, size - 1] {
+            let text = "{" + members.joined(separator: ",") + #","k\#(repeated)":0}"#
+            #expect(throws: JSONParser.Error.self) { try JSONParser.parse(text) }
+            do { _ = try JSONParser.parse(text) } catch { #expect(error.message.contains("duplicate key \"k\(repeated)\"")) }
+        }
+    }
+
     @Test func refusesDeepNestingWithoutOverflowingTheStack() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(throws: JSONParser.Error.self) { try JSONParser.parse(deep) }

@@ -82,7 +82,10 @@ public struct JSONParser {
     private mutating func object() throws(Error) -> JSONValue {
         try enter()
         var members: [JSONValue.Member] = []
-        var keys = Set<String>()
+        // Duplicates are looked for by a scan while the object is small (most are) and
+        // through a set once it grows: hashing every key of every route object cost
+        // more than the rest of the parse.
+        var keys: Set<String>? = nil
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
@@ -92,9 +95,14 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let keyStart = index
             let key = try string()
-            guard keys.insert(key).inserted else {
-                throw Error(offset: keyStart, message: "duplicate key \"\(key)\"")
+            let duplicate: Bool
+            if members.count < 8 {
+                duplicate = members.contains { $0.key == key }
+            } else {
+                if keys == nil { keys = Set(members.lazy.map(\.key)) }
+                duplicate = !keys!.insert(key).inserted
             }
+            if duplicate { throw Error(offset: keyStart, message: "duplicate key \"\(key)\"") }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
