@@ -41,22 +41,37 @@ public struct SHA256: Sendable {
                 w[t] = UInt32(data[i]) << 24 | UInt32(data[i + 1]) << 16 | UInt32(data[i + 2]) << 8 | UInt32(data[i + 3])
             }
             for t in 16..<64 {
-                let s0 = w[t - 15].rotatedRight(7) ^ w[t - 15].rotatedRight(18) ^ (w[t - 15] >> 3)
-                let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
+                let w15 = w[t - 15], w2 = w[t - 2]
+                let s0 = w15.rotatedRight(7) ^ w15.rotatedRight(18) ^ (w15 >> 3)
+                let s1 = w2.rotatedRight(17) ^ w2.rotatedRight(19) ^ (w2 >> 10)
                 w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+                w[t - 16] = w[t - 16] &+ SHA256.roundConstants[t - 16]
             }
-            let k = SHA256.roundConstants
-            var (a, b, c, d, e, f, g, hh) = h
-            for t in 0..<64 {
-                let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-                let ch = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ ch &+ k[t] &+ w[t]
-                let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-                let maj = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ maj
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+            for t in 48..<64 { w[t] = w[t] &+ SHA256.roundConstants[t] }
+            var (a, b, c, d, e, f, g, h) = self.h
+            // Eight rounds per pass with the working variables' roles rotated in the
+            // arguments instead of moved between registers every round.
+            for t in stride(from: 0, to: 64, by: 8) {
+                Self.round(a, b, c, &d, e, f, g, &h, w[t & 63])
+                Self.round(h, a, b, &c, d, e, f, &g, w[(t + 1) & 63])
+                Self.round(g, h, a, &b, c, d, e, &f, w[(t + 2) & 63])
+                Self.round(f, g, h, &a, b, c, d, &e, w[(t + 3) & 63])
+                Self.round(e, f, g, &h, a, b, c, &d, w[(t + 4) & 63])
+                Self.round(d, e, f, &g, h, a, b, &c, w[(t + 5) & 63])
+                Self.round(c, d, e, &f, g, h, a, &b, w[(t + 6) & 63])
+                Self.round(b, c, d, &e, f, g, h, &a, w[(t + 7) & 63])
             }
-            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+            self.h = (self.h.0 &+ a, self.h.1 &+ b, self.h.2 &+ c, self.h.3 &+ d,
+                      self.h.4 &+ e, self.h.5 &+ f, self.h.6 &+ g, self.h.7 &+ h)
+        }
+
+        /// One round; `kw` is the round constant plus the schedule word.
+        @inline(__always)
+        private static func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+                                  _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32) {
+            let t1 = h &+ (e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)) &+ (g ^ (e & (f ^ g))) &+ kw
+            d = d &+ t1
+            h = t1 &+ (a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)) &+ ((a & b) | (c & (a | b)))
         }
 
         var digest: [UInt8] {
