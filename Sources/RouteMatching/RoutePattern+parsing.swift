@@ -55,17 +55,24 @@ extension RoutePattern {
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= Self.maxLength else { throw .tooLong }
         guard bytes[0] == UInt8(ascii: "/") else { throw .missingLeadingSlash }
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                || scalar == " " || scalar == "?" || scalar == "#" || scalar == "\\" {
-                throw .invalidCharacter(scalar.value < 0x20 || scalar == " " ? "U+\(String(scalar.value, radix: 16, uppercase: true))" : "'\(scalar)'")
+        for (k, b) in bytes.enumerated() {
+            if b < 0x20 || b == 0x7F || b == UInt8(ascii: " ") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") || b == UInt8(ascii: "\\") {
+                throw .invalidCharacter(b < 0x20 || b == UInt8(ascii: " ") ? "U+\(String(b, radix: 16, uppercase: true))" : "'\(UnicodeScalar(b))'")
+            }
+            // C1 control characters, U+0080–U+009F, are C2 80 to C2 9F in UTF-8.
+            if b == 0xC2, k + 1 < bytes.count, bytes[k + 1] <= 0x9F {
+                throw .invalidCharacter("'\(UnicodeScalar(bytes[k + 1]))'")
             }
         }
         var parts: [Part] = []
+        var flat: [PatternSegment] = []
         var group: [PatternSegment]? = nil
         var groups = 0
         var i = 0
         var justClosedGroup = false
+        // Reported after the whole pattern has parsed, as the later problems they are.
+        var wildcardNotLast = false
+        var duplicate: String? = nil
         while i < bytes.count {
             let b = bytes[i]
             switch b {
@@ -97,7 +104,10 @@ extension RoutePattern {
                     i = end
                     continue
                 }
-                let segment = try Self.parseSegment(Array(bytes[(i + 1)..<end]))
+                let segment = try Self.parseSegment(bytes, (i + 1)..<end)
+                if let name = segment.paramName, duplicate == nil, flat.contains(where: { $0.paramName == name }) { duplicate = name }
+                if case .wildcard = flat.last { wildcardNotLast = true }
+                flat.append(segment)
                 if group != nil { group!.append(segment) } else { parts.append(.segment(segment)) }
                 i = end
                 justClosedGroup = false
@@ -107,26 +117,16 @@ extension RoutePattern {
         }
         guard group == nil else { throw .unbalancedParenthesis }
         guard groups <= Self.maxOptionalGroups else { throw .tooManyOptionalGroups(groups) }
-        let flat = parts.flatMap { part -> [PatternSegment] in
-            switch part {
-            case .segment(let s): return [s]
-            case .optional(let g): return g
-            }
-        }
-        for (k, segment) in flat.enumerated() {
-            if case .wildcard = segment, k != flat.count - 1 { throw .wildcardNotLast }
-        }
-        var seen = Set<String>()
-        for name in flat.compactMap(\.paramName) where !seen.insert(name).inserted {
-            throw .duplicateParam(name)
-        }
+        if wildcardNotLast { throw .wildcardNotLast }
+        if let duplicate { throw .duplicateParam(duplicate) }
         self.text = text
         self.parts = parts
-        self.expansions = Self.expansions(of: parts)
+        self.expansions = groups == 0 ? [flat] : Self.expansions(of: parts)
     }
 
-    private static func parseSegment(_ raw: [UInt8]) throws(PatternError) -> PatternSegment {
-        switch raw[0] {
+    private static func parseSegment(_ bytes: [UInt8], _ range: Range<Int>) throws(PatternError) -> PatternSegment {
+        let raw = bytes[range]
+        switch raw.first {
         case UInt8(ascii: ":"):
             let name = String(decoding: raw.dropFirst(), as: UTF8.self)
             guard isParamName(name) else { throw .invalidParamName(name) }
@@ -137,8 +137,8 @@ extension RoutePattern {
             guard isParamName(name) else { throw .invalidParamName(name) }
             return .wildcard(name)
         default:
-            guard PercentDecoding.isWellFormed(raw[...]),
-                  let decoded = PercentDecoding.decode(raw, 0..<raw.count, plusAsSpace: false) else {
+            guard PercentDecoding.isWellFormed(raw),
+                  let decoded = PercentDecoding.decode(bytes, range, plusAsSpace: false) else {
                 throw .invalidPercentEncoding
             }
             return .literal(decoded)

@@ -37,6 +37,14 @@ struct RoutePatternTests {
         ("/:1a", .invalidParamName("1a")),
         ("/:id/:id", .duplicateParam("id")),
         ("/a?b", .invalidCharacter("'?'")),
+        ("/a b", .invalidCharacter("U+20")),
+        ("/a\tb", .invalidCharacter("U+9")),
+        ("/a\u{7F}", .invalidCharacter("'\u{7F}'")),
+        ("/caf\u{E9}/\u{85}", .invalidCharacter("'\u{85}'")),
+        ("/\u{9F}/ ", .invalidCharacter("'\u{9F}'")),
+        // Two problems: the first in this order is reported, whatever their places.
+        ("/:a/:a/*w/x", .wildcardNotLast),
+        ("/*w/x//", .emptySegment),
         ("/a%zz", .invalidPercentEncoding),
         ("/a(/b)(/c)(/d)(/e)(/f)(/g)(/h)(/i)(/j)", .tooManyOptionalGroups(9)),
     ] as [(String, PatternError)])
