@@ -39,16 +39,17 @@ extension RouteTrie {
         if literal >= 0, let found = search(node: literal, depth: depth + 1, path: path, keys: keys, fold: fold, pruning: pruning, accept: accept) {
             return found
         }
-        let typed = Int(typedChild[node])
-        if typed >= 0, !pruning || typedTypes[node].contains(where: { $0.accepts(path.bytes[path.range(depth)]) }),
+        let here = nodes[node]
+        let typed = Int(here.typedChild)
+        if typed >= 0, !pruning || typedTypes[Int(here.typesStart)..<Int(here.typesEnd)].contains(where: { $0.accepts(path.bytes[path.range(depth)]) }),
            let found = search(node: typed, depth: depth + 1, path: path, keys: keys, fold: fold, pruning: pruning, accept: accept) {
             return found
         }
-        let string = Int(stringChild[node])
+        let string = Int(here.stringChild)
         if string >= 0, let found = search(node: string, depth: depth + 1, path: path, keys: keys, fold: fold, pruning: pruning, accept: accept) {
             return found
         }
-        return offer(wildcards(node), path, accept)
+        return offer(lists[Int(here.wildcardStart)..<Int(here.listEnd)], path, accept)
     }
 
     @inline(__always)

@@ -14,8 +14,8 @@ extension RouteTrie {
             out += terminals(node).map { Int($0) }
             var next: [(Int, Bool)] = []
             for edge in literalEdges(node) { next.append((edge.child, false)) }
-            if typedChild[node] >= 0 { next.append((Int(typedChild[node]), false)) }
-            if stringChild[node] >= 0 { next.append((Int(stringChild[node]), false)) }
+            if nodes[node].typedChild >= 0 { next.append((Int(nodes[node].typedChild), false)) }
+            if nodes[node].stringChild >= 0 { next.append((Int(nodes[node].stringChild), false)) }
             next.append((node, true))
             stack += next.reversed().map { (node: $0.0, wildcardsOnly: $0.1) }
         }

@@ -13,14 +13,14 @@ extension RouteTrie {
             for c in terminals(index) + wildcards(index) { out.append((Int(c), certain && typeFailureIsImpossible(Int(c)))) }
             return
         }
-        let typed = Int(typedChild[index]), string = Int(stringChild[index])
+        let typed = Int(nodes[index].typedChild), string = Int(nodes[index].stringChild)
         let tail = rest.dropFirst()
         switch segment {
         case .literal(let text):
             let key = caseSensitive ? text : text.lowercased()
             let next = literalChild(index, key)
             if next >= 0 { walk(next, tail, certain: certain, &out) }
-            if typed >= 0, typedTypes[index].contains(where: { $0.accepts(text) }) { walk(typed, tail, certain: false, &out) }
+            if typed >= 0, typedTypes(index).contains(where: { $0.accepts(text) }) { walk(typed, tail, certain: false, &out) }
             if string >= 0 { walk(string, tail, certain: certain, &out) }
         case .param:
             for edge in literalEdges(index) { walk(edge.child, tail, certain: false, &out) }
@@ -37,8 +37,8 @@ extension RouteTrie {
     private func collect(_ index: Int, _ out: inout [(Int, Bool)]) {
         for c in terminals(index) + wildcards(index) { out.append((Int(c), false)) }
         for edge in literalEdges(index) { collect(edge.child, &out) }
-        if typedChild[index] >= 0 { collect(Int(typedChild[index]), &out) }
-        if stringChild[index] >= 0 { collect(Int(stringChild[index]), &out) }
+        if nodes[index].typedChild >= 0 { collect(Int(nodes[index].typedChild), &out) }
+        if nodes[index].stringChild >= 0 { collect(Int(nodes[index].stringChild), &out) }
     }
 
     private func typeFailureIsImpossible(_ candidate: Int) -> Bool {
