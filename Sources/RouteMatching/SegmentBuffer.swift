@@ -21,10 +21,7 @@ public struct SegmentBuffer: Sendable, Equatable {
 
     public init(_ segments: [String]) {
         starts.reserveCapacity(segments.count)
-        for segment in segments {
-            beginSegment()
-            bytes.append(contentsOf: segment.utf8)
-        }
+        for segment in segments { appendSegment(segment) }
     }
 
     /// Segments already joined: segment `k` starts at `starts[k]`.
@@ -33,7 +30,7 @@ public struct SegmentBuffer: Sendable, Equatable {
         self.starts = starts
     }
 
-    init(capacity: Int, segments: Int) {
+    public init(capacity: Int, segments: Int) {
         bytes.reserveCapacity(capacity)
         starts.reserveCapacity(segments)
     }
@@ -67,6 +64,18 @@ public struct SegmentBuffer: Sendable, Equatable {
 
     @inline(__always)
     mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    /// Appends `text` as a new segment.
+    public mutating func appendSegment(_ text: String) {
+        beginSegment()
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Appends segment `k` of `other` as a new segment.
+    public mutating func appendSegment(_ k: Int, of other: SegmentBuffer) {
+        beginSegment()
+        bytes.append(contentsOf: other.bytes[other.range(k)])
+    }
 
     /// Removes the last segment (for `..`).
     mutating func removeLast() {
