@@ -4,7 +4,8 @@
 // prints the median ns per full resolution (classify + normalize + match + params +
 // result JSON bytes) over a mix of hits, typed misses and fallbacks (and the fastest
 // round's, which on a busy machine is the steadier figure), the median manifest load +
-// validate time, and the process's peak RSS so far.
+// validate time, and the process's RSS after loading it. Rounds alternate between the
+// tables so that all of them meet the same machine.
 import Foundation
 import Switchboard
 
@@ -84,9 +85,22 @@ func nanoseconds(_ d: Duration) -> Double {
     Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9
 }
 
-print("routes   load+validate   ns/resolve (median)   (fastest round)   bytes/result   peak RSS")
-var figures: [Int: Double] = [:]
-var fastest: [Int: Double] = [:]
+struct Table {
+    let count: Int
+    let manifest: CompiledManifest
+    let urls: [[UInt8]]
+    let loadMilliseconds: Double
+    let peakRSSMiB: Double
+    var rounds: [Double] = []
+}
+
+// Load every table first (median of several loads each; the previous one is freed
+// outside the timing), then time resolution rounds in blocks of ten per table, the
+// tables taking turns, each block after an untimed round that warms the caches for its
+// table: a busy spell on this machine slows every table alike instead of whichever ran
+// during it, so the 10,000/100 ratio compares like with like, and every table is
+// measured warm, as a server serving it would be.
+var tables: [Table] = []
 for count in onlySize.map({ [$0] }) ?? [100, 1_000, 10_000] {
     let json = manifestJSON(routes: count)
     var loads: [Double] = []
@@ -95,28 +109,35 @@ for count in onlySize.map({ [$0] }) ?? [100, 1_000, 10_000] {
         let start = clock.now
         let loaded = try CompiledManifest(json: json)
         loads.append(nanoseconds(clock.now - start) / 1e6)
-        compiled = loaded  // the previous one is freed here, outside the timing
+        compiled = loaded
     }
-    let manifest = compiled!
-    let urls = urlMix(routes: count).map { Array($0.utf8) }
-    var sink = 0
-    // Warm up, then time rounds over the whole mix.
-    for url in urls { sink &+= manifest.resultJSON(manifest.resolve(bytes: url)).count }
-    var rounds: [Double] = []
-    for _ in 0..<(onlySize != nil ? (Int(ProcessInfo.processInfo.environment["BENCH_ROUNDS"] ?? "") ?? 1000) : quick ? 20 : 100) {
-        let start = clock.now
-        for url in urls { sink &+= manifest.resultJSON(manifest.resolve(bytes: url)).count }
-        rounds.append(nanoseconds(clock.now - start) / Double(urls.count))
+    tables.append(Table(count: count, manifest: compiled!, urls: urlMix(routes: count).map { Array($0.utf8) },
+                        loadMilliseconds: median(loads), peakRSSMiB: Double(peakRSSKiB()) / 1024))
+}
+var sink = 0
+let roundCount = onlySize != nil ? (Int(ProcessInfo.processInfo.environment["BENCH_ROUNDS"] ?? "") ?? 1000) : quick ? 20 : 100
+let blockSize = 10
+for block in stride(from: 0, to: roundCount, by: blockSize) {
+    for t in tables.indices {
+        let (manifest, urls) = (tables[t].manifest, tables[t].urls)
+        for url in urls { sink &+= manifest.resultJSON(manifest.resolve(bytes: url)).count }  // warm-up
+        for _ in block..<min(block + blockSize, roundCount) {
+            let start = clock.now
+            for url in urls { sink &+= manifest.resultJSON(manifest.resolve(bytes: url)).count }
+            tables[t].rounds.append(nanoseconds(clock.now - start) / Double(urls.count))
+        }
     }
-    let perResolve = median(rounds)
-    figures[count] = perResolve
-    fastest[count] = rounds.min()
-    let bytesPerResult = urls.reduce(0) { $0 + manifest.resultJSON(manifest.resolve(bytes: $1)).count } / urls.count
-    print(String(format: "%6d   %10.1f ms   %15.0f ns   %12.0f ns   %12d   %6.1f MiB", count, median(loads), perResolve,
-                 rounds.min() ?? 0, bytesPerResult, Double(peakRSSKiB()) / 1024))
-    if sink == 42 { print("") }
 }
-if let large = figures[10_000], let small = figures[100], let largeFastest = fastest[10_000], let smallFastest = fastest[100] {
-    print(String(format: "10,000-route median / 100-route median: %.2fx (fastest rounds: %.2fx)", large / small,
-                 largeFastest / smallFastest))
+
+print("routes   load+validate   ns/resolve (median)   (fastest round)   bytes/result   RSS after load")
+for table in tables {
+    let bytesPerResult = table.urls.reduce(0) { $0 + table.manifest.resultJSON(table.manifest.resolve(bytes: $1)).count } / table.urls.count
+    print(String(format: "%6d   %10.1f ms   %15.0f ns   %12.0f ns   %12d   %10.1f MiB", table.count, table.loadMilliseconds,
+                 median(table.rounds), table.rounds.min() ?? 0, bytesPerResult, table.peakRSSMiB))
 }
+if sink == 42 { print("") }
+if let small = tables.first(where: { $0.count == 100 }), let large = tables.first(where: { $0.count == 10_000 }) {
+    print(String(format: "10,000-route median / 100-route median: %.2fx (fastest rounds: %.2fx)",
+                 median(large.rounds) / median(small.rounds), (large.rounds.min() ?? 0) / (small.rounds.min() ?? 1)))
+}
+print(String(format: "peak RSS: %.1f MiB", Double(peakRSSKiB()) / 1024))
