@@ -18,9 +18,20 @@ public struct URLScope: Sendable {
     /// Lowercased app schemes.
     public let schemes: Set<String>
 
+    /// The hosts as a list when there are few (most manifests list two to five): comparing
+    /// a handful of short strings costs less than hashing one.
+    private let fewHosts: [String]?
+
     public init(hosts: Set<String>, schemes: Set<String>) {
         self.hosts = hosts
         self.schemes = Set(schemes.map { $0.lowercased() })
+        self.fewHosts = hosts.count <= 8 ? Array(hosts) : nil
+    }
+
+    /// Whether `key` (a normalized host key) is one of the app's hosts.
+    @inline(__always)
+    func isAppHost(_ key: String) -> Bool {
+        fewHosts.map { $0.contains(key) } ?? hosts.contains(key)
     }
 
     public func classify(_ input: String) -> ClassifiedURL {
@@ -69,7 +80,7 @@ public struct URLScope: Sendable {
         switch HostName.key(host: host, port: port, defaultPorts: defaultPorts) {
         case .failure(let reason): return .rejected(reason)
         case .success(let key):
-            guard hosts.contains(key) else { return .external }
+            guard isAppHost(key) else { return .external }
             return Self.parseInternal(input, host: key, pathStart: end)
         }
     }
