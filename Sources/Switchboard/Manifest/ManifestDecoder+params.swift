@@ -1,7 +1,9 @@
 import RouteMatching
 
 extension ManifestDecoder {
-    mutating func decodeParams(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, pathParams: Set<String>, optionalParams: Set<String>) -> [ParamDeclaration] {
+    static let paramKeys = ["type", "values", "pattern", "required", "default", "description"]
+
+    mutating func decodeParams(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, pathParams: [String], optionalParams: [String]) -> [ParamDeclaration] {
         var declared: [ParamDeclaration] = []
         if let value {
             if let members = value.objectMembers {
@@ -23,7 +25,7 @@ extension ManifestDecoder {
             error("type-mismatch", pointer(), "a param declaration is an object such as {\"type\": \"int\"}")
             return nil
         }
-        checkKeys(members, pointer(), known: ["type", "values", "pattern", "required", "default", "description"])
+        checkKeys(members, pointer(), known: Self.paramKeys)
         var type = ParamType.string
         switch value["type"] {
         case nil, .string("string")?: break

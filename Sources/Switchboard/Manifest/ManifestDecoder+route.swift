@@ -1,7 +1,7 @@
 import RouteMatching
 
 extension ManifestDecoder {
-    static let routeKeys: Set<String> = [
+    static let routeKeys: [String] = [
         "name", "pattern", "patterns", "hosts", "destination", "presentation", "params", "inject",
         "variants", "since", "until", "priority", "universalLink", "redirect", "description",
     ]
@@ -60,10 +60,10 @@ extension ManifestDecoder {
         }
         let presentation = value["presentation"].flatMap { decodePresentation($0, pointer().appending("presentation")) } ?? .push
 
-        let pathParams = Set(patterns.flatMap(\.paramNames))
-        let optionalParams = Set(patterns.flatMap(\.optionalParamNames))
+        let pathParams = patterns.flatMap(\.paramNames)
+        let optionalParams = patterns.flatMap(\.optionalParamNames)
         let params = decodeParams(value["params"], pointer().appending("params"), pathParams: pathParams, optionalParams: optionalParams)
-        let known = pathParams.union(params.map(\.name))
+        let known = pathParams + params.map(\.name)
         let inject = decodeInject(value["inject"], pointer().appending("inject"), known: known)
         let variants = decodeVariants(value["variants"], pointer().appending("variants"))
 
@@ -168,7 +168,7 @@ extension ManifestDecoder {
         return variants
     }
 
-    private mutating func decodeInject(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, known: Set<String>) -> [(key: String, value: InjectedValue)] {
+    private mutating func decodeInject(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, known: [String]) -> [(key: String, value: InjectedValue)] {
         guard let value else { return [] }
         guard let members = value.objectMembers else {
             error("type-mismatch", pointer(), "\"inject\" must be an object of param names to values")

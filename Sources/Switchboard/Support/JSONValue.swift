@@ -19,10 +19,13 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// The member named `key` of an object.
+    /// The member named `key` of an object. Lengths are compared first: most members
+    /// are passed over without a String comparison, the decoder's main cost otherwise.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
+        let length = key.utf8.count
+        for member in members where member.key.utf8.count == length && member.key == key { return member.value }
+        return nil
     }
 
     public var stringValue: String? {
