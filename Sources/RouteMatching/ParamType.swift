@@ -56,7 +56,9 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
         case .int: return Self.intValue(utf8: value) != nil
         case .uuid: return Self.isUUID(utf8: value)
         case .slug: return Self.isSlug(utf8: value)
-        case .enumeration(let values): return values.contains { $0.utf8.elementsEqual(value) }
+        case .enumeration(let values):
+            let count = value.count
+            return values.contains { $0.utf8.count == count && $0.utf8.elementsEqual(value) }
         case .regex(let regex): return regex.matches(String(decoding: value, as: UTF8.self))
         }
     }

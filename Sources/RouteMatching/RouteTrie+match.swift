@@ -19,34 +19,37 @@ extension RouteTrie {
         pruning: Bool = true,
         accept: (Int, TypeFailure?) -> Bool
     ) -> Int? {
-        // Literal keys compare lowercased unless the manifest is case-sensitive: ASCII
-        // letters folded as they are read, other text through a lowercased copy.
-        if caseSensitive || path.isASCII {
-            return search(node: 0, depth: 0, path: path, keys: path, fold: !caseSensitive, pruning: pruning, accept: accept)
+        // Literal keys compare lowercased unless the manifest is case-sensitive: against a
+        // lowercased copy of the path when it has capitals (most paths have none, and
+        // are searched as they are).
+        var keys = path
+        if !caseSensitive {
+            let (ascii, capitals) = path.asciiAndCapitals
+            if !ascii { keys = path.lowercased() } else if capitals { keys = path.asciiLowercased() }
         }
-        return search(node: 0, depth: 0, path: path, keys: path.lowercased(), fold: false, pruning: pruning, accept: accept)
+        return search(node: 0, depth: 0, path: path, keys: keys, pruning: pruning, accept: accept)
     }
 
     private func search(
-        node: Int, depth: Int, path: SegmentBuffer, keys: SegmentBuffer, fold: Bool, pruning: Bool,
+        node: Int, depth: Int, path: SegmentBuffer, keys: SegmentBuffer, pruning: Bool,
         accept: (Int, TypeFailure?) -> Bool
     ) -> Int? {
         if depth == path.count {
             if let found = offer(terminals(node), path, accept) { return found }
             return offer(wildcards(node), path, accept)
         }
-        let literal = literalChild(node, keys.bytes, keys.range(depth), foldASCII: fold)
-        if literal >= 0, let found = search(node: literal, depth: depth + 1, path: path, keys: keys, fold: fold, pruning: pruning, accept: accept) {
+        let literal = literalChild(node, keys.bytes, keys.range(depth))
+        if literal >= 0, let found = search(node: literal, depth: depth + 1, path: path, keys: keys, pruning: pruning, accept: accept) {
             return found
         }
         let here = nodes[node]
         let typed = Int(here.typedChild)
         if typed >= 0, !pruning || typedTypes[Int(here.typesStart)..<Int(here.typesEnd)].contains(where: { $0.accepts(path.bytes[path.range(depth)]) }),
-           let found = search(node: typed, depth: depth + 1, path: path, keys: keys, fold: fold, pruning: pruning, accept: accept) {
+           let found = search(node: typed, depth: depth + 1, path: path, keys: keys, pruning: pruning, accept: accept) {
             return found
         }
         let string = Int(here.stringChild)
-        if string >= 0, let found = search(node: string, depth: depth + 1, path: path, keys: keys, fold: fold, pruning: pruning, accept: accept) {
+        if string >= 0, let found = search(node: string, depth: depth + 1, path: path, keys: keys, pruning: pruning, accept: accept) {
             return found
         }
         return offer(lists[Int(here.wildcardStart)..<Int(here.listEnd)], path, accept)

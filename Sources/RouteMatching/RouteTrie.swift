@@ -121,27 +121,25 @@ public struct RouteTrie: Sendable {
         self.slotMask = size - 1
     }
 
-    /// FNV-1a over a key's UTF-8 (`bytes[range]`), seeded with the parent node; with
-    /// `foldASCII`, over the bytes with ASCII letters lowercased.
+    /// FNV-1a over a key's UTF-8 (`bytes[range]`), seeded with the parent node.
     @inline(__always)
-    static func hash(_ bytes: [UInt8], _ range: Range<Int>, parent: Int, foldASCII: Bool = false) -> Int {
+    static func hash(_ bytes: [UInt8], _ range: Range<Int>, parent: Int) -> Int {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ (UInt64(truncatingIfNeeded: parent) &* 0x9E37_79B9_7F4A_7C15)
         for i in range {
-            h ^= UInt64(foldASCII ? ASCII.lowercased(bytes[i]) : bytes[i])
+            h ^= UInt64(bytes[i])
             h = h &* 0x100_0000_01b3
         }
         return Int(truncatingIfNeeded: h ^ (h >> 29))
     }
 
-    /// The child reached from `node` by the literal `bytes[range]` (ASCII letters compared
-    /// lowercased with `foldASCII`), or -1.
+    /// The child reached from `node` by the literal `bytes[range]`, or -1.
     @inline(__always)
-    func literalChild(_ node: Int, _ bytes: [UInt8], _ range: Range<Int>, foldASCII: Bool = false) -> Int {
-        var slot = Self.hash(bytes, range, parent: node, foldASCII: foldASCII) & slotMask
+    func literalChild(_ node: Int, _ bytes: [UInt8], _ range: Range<Int>) -> Int {
+        var slot = Self.hash(bytes, range, parent: node) & slotMask
         while true {
             let entry = slots[slot]
             if entry.parent < 0 { return -1 }
-            if Int(entry.parent) == node && keyEquals(entry, bytes, range, foldASCII) { return Int(entry.child) }
+            if Int(entry.parent) == node && keyEquals(entry, bytes, range) { return Int(entry.child) }
             slot = (slot + 1) & slotMask
         }
     }
@@ -153,12 +151,12 @@ public struct RouteTrie: Sendable {
     }
 
     @inline(__always)
-    private func keyEquals(_ entry: Slot, _ bytes: [UInt8], _ range: Range<Int>, _ foldASCII: Bool) -> Bool {
+    private func keyEquals(_ entry: Slot, _ bytes: [UInt8], _ range: Range<Int>) -> Bool {
         let start = Int(entry.keyStart), end = Int(entry.keyEnd)
         guard end - start == range.count else { return false }
         var j = range.lowerBound
         for i in start..<end {
-            guard keyBytes[i] == (foldASCII ? ASCII.lowercased(bytes[j]) : bytes[j]) else { return false }
+            guard keyBytes[i] == bytes[j] else { return false }
             j += 1
         }
         return true

@@ -93,11 +93,22 @@ public struct SegmentBuffer: Sendable, Equatable {
         self = kept
     }
 
-    /// Whether every byte is ASCII.
-    var isASCII: Bool {
+    /// Whether every byte is ASCII, and whether any is an ASCII capital letter: one
+    /// branch-free pass.
+    var asciiAndCapitals: (isASCII: Bool, hasCapitals: Bool) {
         var high: UInt8 = 0
-        for b in bytes { high |= b }
-        return high < 0x80
+        var capitals: UInt8 = 0
+        for b in bytes {
+            high |= b
+            capitals |= b &- UInt8(ascii: "A") < 26 ? 1 : 0
+        }
+        return (high < 0x80, capitals != 0)
+    }
+
+    /// A copy with ASCII capitals lowercased (for ASCII-only buffers, the same as
+    /// ``lowercased()``).
+    func asciiLowercased() -> SegmentBuffer {
+        SegmentBuffer(bytes: bytes.map(ASCII.lowercased), starts: starts)
     }
 
     /// A copy with each segment lowercased as `String.lowercased()` does.

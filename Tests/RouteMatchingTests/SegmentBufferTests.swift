@@ -47,8 +47,10 @@ import Testing
     }
 
     @Test func lowercasesLikeString() {
-        #expect(SegmentBuffer(["artist", "A-b"]).isASCII)
-        #expect(!SegmentBuffer(["artist", "é"]).isASCII)
+        #expect(SegmentBuffer(["artist", "a-b"]).asciiAndCapitals == (true, false))
+        #expect(SegmentBuffer(["artist", "A-b"]).asciiAndCapitals == (true, true))
+        #expect(SegmentBuffer(["artist", "é"]).asciiAndCapitals.isASCII == false)
+        #expect(SegmentBuffer(["ARTIST", "a@Z[", "a%2FB"]).asciiLowercased() == SegmentBuffer(["artist", "a@z[", "a%2fb"]))
         #expect(SegmentBuffer(["ARTIST", "Ünïcode", "İ"]).lowercased().strings == ["artist", "ünïcode", "İ".lowercased()])
     }
 
@@ -60,5 +62,23 @@ import Testing
         #expect(trie.match(["KÜNSTLER", "bank sy"]) { _, failure in failure == nil } == nil)
         let sensitive = RouteTrie(candidates: [literal], caseSensitive: true)
         #expect(sensitive.match(["KÜNSTLER", "banksy"]) { _, failure in failure == nil } == nil)
+    }
+
+    /// Literals are looked up lowercased (a copy of the path when it has capitals) while
+    /// params keep the case the URL gave.
+    @Test func asciiCapitalsMatchLiteralsAndParamsKeepTheirCase() {
+        let candidate = RouteCandidate(route: 0, patternIndex: 0, segments: [.literal(key: "artist"), .param(name: "id", type: .string)],
+                                       priority: 0, name: "a")
+        let trie = RouteTrie(candidates: [candidate], caseSensitive: false)
+        for path in [["artist", "Banksy"], ["ARTIST", "Banksy"], ["ArTiSt", "Banksy"]] {
+            var seen: String? = nil
+            let path = SegmentBuffer(path)
+            #expect(trie.match(path) { _, _ in seen = path.string(1); return true } == 0)
+            #expect(seen == "Banksy")
+        }
+        #expect(trie.match(["artists", "x"]) { _, _ in true } == nil)
+        let sensitive = RouteTrie(candidates: [candidate], caseSensitive: true)
+        #expect(sensitive.match(["Artist", "x"]) { _, _ in true } == nil)
+        #expect(sensitive.match(["artist", "x"]) { _, _ in true } == 0)
     }
 }
