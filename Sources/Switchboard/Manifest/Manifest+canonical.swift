@@ -45,6 +45,20 @@ extension Manifest {
     }
 }
 
+extension JSONWriter {
+    /// An object of one member per item, named by `key`, in canonical (byte) order.
+    mutating func sortedObject<Item>(_ items: [Item], key: (Item) -> String, value: (inout JSONWriter, Item) -> Void) {
+        byte(UInt8(ascii: "{"))
+        for (i, item) in items.sorted(by: { Self.keyOrder(key($0), key($1)) }).enumerated() {
+            if i > 0 { byte(UInt8(ascii: ",")) }
+            string(key(item))
+            byte(UInt8(ascii: ":"))
+            value(&self, item)
+        }
+        byte(UInt8(ascii: "}"))
+    }
+}
+
 extension Route {
     /// Members in byte order: destination, hosts, inject, name, params, pattern(s),
     /// presentation, priority, redirect, since, universalLink, until, variants.
@@ -61,11 +75,8 @@ extension Route {
             w.byte(UInt8(ascii: ","))
         }
         if !inject.isEmpty {
-            w.raw("\"inject\":{")
-            for (i, entry) in inject.sorted(by: { JSONWriter.keyOrder($0.key, $1.key) }).enumerated() {
-                if i > 0 { w.byte(UInt8(ascii: ",")) }
-                w.string(entry.key)
-                w.byte(UInt8(ascii: ":"))
+            w.raw("\"inject\":")
+            w.sortedObject(inject, key: \.key) { w, entry in
                 switch entry.value {
                 case .constant(let value): w.write(value, sortedKeys: true)
                 case .param(let name):
@@ -74,27 +85,17 @@ extension Route {
                     w.byte(UInt8(ascii: "}"))
                 }
             }
-            w.raw("},")
+            w.byte(UInt8(ascii: ","))
         }
         w.raw("\"name\":")
         w.string(name)
         if !params.isEmpty {
-            w.raw(",\"params\":{")
-            for (i, param) in params.sorted(by: { JSONWriter.keyOrder($0.name, $1.name) }).enumerated() {
-                if i > 0 { w.byte(UInt8(ascii: ",")) }
-                w.string(param.name)
-                w.byte(UInt8(ascii: ":"))
-                param.writeCanonical(to: &w)
-            }
-            w.byte(UInt8(ascii: "}"))
+            w.raw(",\"params\":")
+            w.sortedObject(params, key: \.name) { w, param in param.writeCanonical(to: &w) }
         }
         if patternsAsList {
-            w.raw(",\"patterns\":[")
-            for (i, pattern) in patterns.enumerated() {
-                if i > 0 { w.byte(UInt8(ascii: ",")) }
-                w.string(pattern.text)
-            }
-            w.byte(UInt8(ascii: "]"))
+            w.raw(",\"patterns\":")
+            w.strings(patterns.map(\.text))
         } else {
             w.raw(",\"pattern\":")
             w.string(patterns[0].text)
