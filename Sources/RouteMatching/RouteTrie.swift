@@ -6,9 +6,10 @@
 /// candidate accepted is the most specific one. Candidates of the same shape share a
 /// node and are tried by priority.
 ///
-/// The product is flat: per-node arrays, one open-addressing table for every literal
-/// edge (keyed by parent node and text, FNV-1a hashed), and candidate lists as ranges
-/// of one array, so a lookup copies nothing and hashes with no `Hasher` setup.
+/// The product is flat: one array of packed nodes, one open-addressing table for every
+/// literal edge (keyed by parent node and text, FNV-1a hashed), and candidate lists and
+/// param types as ranges of one array each, so a lookup copies nothing and hashes with
+/// no `Hasher` setup.
 ///
 /// ```swift
 /// let trie = RouteTrie(candidates: candidates, caseSensitive: false)
