@@ -25,7 +25,9 @@ public struct ManifestDiagnostic: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// An RFC 6901 JSON pointer under construction.
+/// An RFC 6901 JSON pointer under construction. The decoder takes pointers as
+/// `@autoclosure`s, so one is built only when a problem is reported, not for every field
+/// read.
 struct JSONPointer: Sendable, CustomStringConvertible {
     private(set) var description: String = ""
 
