@@ -44,7 +44,7 @@ extension RouteTrie {
         }
         let here = nodes[node]
         let typed = Int(here.typedChild)
-        if typed >= 0, !pruning || typedTypes[Int(here.typesStart)..<Int(here.typesEnd)].contains(where: { $0.accepts(path.bytes[path.range(depth)]) }),
+        if typed >= 0, !pruning || typedTypes(node).contains(where: { $0.accepts(path.bytes[path.range(depth)]) }),
            let found = search(node: typed, depth: depth + 1, path: path, keys: keys, pruning: pruning, accept: accept) {
             return found
         }
@@ -52,7 +52,7 @@ extension RouteTrie {
         if string >= 0, let found = search(node: string, depth: depth + 1, path: path, keys: keys, pruning: pruning, accept: accept) {
             return found
         }
-        return offer(lists[Int(here.wildcardStart)..<Int(here.listEnd)], path, accept)
+        return offer(wildcards(node), path, accept)
     }
 
     @inline(__always)

@@ -179,6 +179,7 @@ public struct RouteTrie: Sendable {
     }
 
     /// The distinct param types at `node`'s typed child.
+    @inline(__always)
     func typedTypes(_ node: Int) -> ArraySlice<ParamType> {
         typedTypes[Int(nodes[node].typesStart)..<Int(nodes[node].typesEnd)]
     }

@@ -134,15 +134,9 @@ struct ManifestDecoder {
     // MARK: - Typed accessors that record what is wrong
 
     mutating func checkKeys(_ members: [JSONValue.Member], _ pointer: @autoclosure () -> JSONPointer, known: [String]) {
-        for member in members where !Self.isOneOf(member.key, known) {
+        for member in members where !known.contains(where: { JSONValue.sameKey($0, member.key) }) {
             warning("unknown-field", pointer().appending(member.key), "unknown field \"\(member.key)\" is ignored")
         }
-    }
-
-    /// Whether `key` is one of `names`, lengths compared first (most differ).
-    static func isOneOf(_ key: String, _ names: [String]) -> Bool {
-        let length = key.utf8.count
-        return names.contains { $0.utf8.count == length && $0 == key }
     }
 
     mutating func string(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, nonEmpty: Bool = true) -> String? {

@@ -19,13 +19,19 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// The member named `key` of an object. Lengths are compared first: most members
-    /// are passed over without a String comparison, the decoder's main cost otherwise.
+    /// The member named `key` of an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        let length = key.utf8.count
-        for member in members where member.key.utf8.count == length && member.key == key { return member.value }
+        for member in members where Self.sameKey(member.key, key) { return member.value }
         return nil
+    }
+
+    /// Whether two object keys are the same, lengths compared first: most keys differ
+    /// in length and are passed over without a String comparison (the manifest
+    /// decoder's main cost otherwise).
+    @inline(__always)
+    static func sameKey(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a == b
     }
 
     public var stringValue: String? {
