@@ -114,16 +114,23 @@ for count in onlySize.map({ [$0] }) ?? [100, 1_000, 10_000] {
     tables.append(Table(count: count, manifest: compiled!, urls: urlMix(routes: count).map { Array($0.utf8) },
                         loadMilliseconds: median(loads), peakRSSMiB: Double(peakRSSKiB()) / 1024))
 }
+/// One full resolution, from URL bytes to result JSON bytes, and the release of both:
+/// what `callgrind --toggle-collect='*fullResolution*'` counts.
+@inline(never)
+func fullResolution(_ manifest: CompiledManifest, _ url: [UInt8]) -> Int {
+    manifest.resultJSON(manifest.resolve(bytes: url)).count
+}
+
 var sink = 0
 let roundCount = onlySize != nil ? (Int(ProcessInfo.processInfo.environment["BENCH_ROUNDS"] ?? "") ?? 1000) : quick ? 20 : 100
 let blockSize = 10
 for block in stride(from: 0, to: roundCount, by: blockSize) {
     for t in tables.indices {
         let (manifest, urls) = (tables[t].manifest, tables[t].urls)
-        for url in urls { sink &+= manifest.resultJSON(manifest.resolve(bytes: url)).count }  // warm-up
+        for url in urls { sink &+= fullResolution(manifest, url) }  // warm-up
         for _ in block..<min(block + blockSize, roundCount) {
             let start = clock.now
-            for url in urls { sink &+= manifest.resultJSON(manifest.resolve(bytes: url)).count }
+            for url in urls { sink &+= fullResolution(manifest, url) }
             tables[t].rounds.append(nanoseconds(clock.now - start) / Double(urls.count))
         }
     }

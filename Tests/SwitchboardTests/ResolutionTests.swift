@@ -109,6 +109,35 @@ struct ResolutionTests {
         #expect(m.resolve("/a/7?q=here").paramsText["absent"] == #""here""#)
     }
 
+    /// The result JSON writes params from the URL's bytes; `Resolution.params` builds them
+    /// as values. Both must say the same, member for member, whatever rules applied.
+    @Test(arguments: [
+        "/a/7?z=1", "/a/7?q=here&q=again&id=9", "/a/x?copy=1", "/a/-12?url=u",
+        "/u/123E4567-E89B-12D3-A456-426614174000?ref=%22quoted%22&ref=2",
+        "/news/caf%C3%A9?url=evil&slug=s", "/go/here?url=there", "/files/a/b%2Fc/d", "/files",
+        "/search?page=3&q=x&q=y", "/search", "/nothing?url=evil#frag", "https://evil.com/a/1", "/a/%00",
+    ])
+    func jsonParamsAgreeWithResolutionParams(url: String) throws {
+        let m = try Fixtures.compile([
+            #"{"name": "a", "pattern": "/a/:id", "destination": "A", "params": {"id": {"type": "int"}, "q": {}}, "inject": {"id": "fixed", "copy": {"param": "id"}, "n": 3, "absent": {"param": "q"}}}"#,
+            #"{"name": "u", "pattern": "/u/:uuid", "destination": "U", "params": {"uuid": {"type": "uuid"}, "ref": {"type": "string"}}}"#,
+            #"{"name": "news", "pattern": "/news/:slug", "destination": "Article", "presentation": "web"}"#,
+            #"{"name": "bound", "pattern": "/go/:url", "destination": "Web", "presentation": "web"}"#,
+            #"{"name": "files", "pattern": "/files(/*path)", "destination": "Files", "inject": {"copy": {"param": "path"}}}"#,
+            #"{"name": "search", "pattern": "/search", "destination": "Search", "params": {"page": {"type": "int", "default": 1}, "q": {"type": "string"}}}"#,
+        ])
+        let r = m.resolve(url)
+        guard case .object(let result) = try JSONParser.parse(m.resultJSON(r)) else { Issue.record("not an object"); return }
+        let params = result.first { $0.key == "params" }?.value
+        if case .object(let members) = params {
+            #expect(members.map(\.key) == r.paramKeys)
+            #expect(members.map { $0.value.serialized() } == r.params.map { $0.value.serialized() })
+        } else {
+            #expect(params == nil)
+            #expect(r.params.isEmpty)
+        }
+    }
+
     @Test func webRoutesCarryTheURLAsGiven() throws {
         let m = try Fixtures.compile([
             #"{"name": "news", "pattern": "/news/:slug", "destination": "Article", "presentation": "web"}"#,

@@ -17,19 +17,23 @@ extension CompiledManifest {
             w.string(reason)
         }
         // route, destination, the params' braces and presentation come serialized from
-        // the manifest: matched and fallback results have params, external ones none.
-        if let target = r.target {
-            w.bytes.append(contentsOf: target.head)
-            if target.hasParams {
-                for (k, member) in r.params.enumerated() {
-                    if k > 0 { w.byte(UInt8(ascii: ",")) }
-                    w.string(member.key)
-                    w.byte(UInt8(ascii: ":"))
-                    w.write(member.value)
-                }
+        // the manifest: matched and fallback results have params, others none.
+        w.bytes.append(contentsOf: r.target.head)
+        if let matched = r.matched {
+            var first = true
+            let url = r.urlBytes
+            matched.forEach { key, source, type in
+                if !first { w.byte(UInt8(ascii: ",")) }
+                first = false
+                w.string(key)
+                w.byte(UInt8(ascii: ":"))
+                matched.write(source, type, url: url, into: &w)
             }
-            w.bytes.append(contentsOf: target.tail)
+        } else if r.status == .fallback {
+            w.raw("\"url\":")
+            w.string(validUTF8: r.urlBytes)
         }
+        w.bytes.append(contentsOf: r.target.tail)
         if let fragment = r.fragment, r.status == .matched || r.status == .fallback {
             w.raw(",\"fragment\":")
             w.string(fragment)

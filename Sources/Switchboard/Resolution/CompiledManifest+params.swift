@@ -1,70 +1,166 @@
 import RouteMatching
 
-extension CompiledManifest {
-    /// The target (destination and presentation) and params of a matched route.
-    func buildMatch(url: [UInt8], route: Route, candidate: RouteCandidate, segments: SegmentBuffer,
-                    query: [(key: String, value: String)], context: ResolveContext) -> (ResultTarget, [JSONValue.Member]) {
-        var params: [JSONValue.Member] = []
-        params.reserveCapacity(candidate.segments.count + route.params.count + query.count + route.inject.count + 1)
+/// What a matched result's params are made of: the route and candidate that matched,
+/// the path segments it matched and the URL's query. A resolution keeps these instead
+/// of the params themselves: its result JSON writes each value straight from the URL's
+/// bytes, and ``Resolution/params`` builds them as values only when asked for.
+///
+/// A `final class`: a resolution is copied and read as a whole, and one reference
+/// costs one retain where these five fields would cost five.
+final class MatchedParams: Sendable {
+    let route: Route
+    let candidate: RouteCandidate
+    let segments: SegmentBuffer
+    let query: [(key: String, value: String)]
+    /// Whether a web presentation adds the URL as given as `url` (SPEC §2, rule 5).
+    let webURL: Bool
+
+    init(route: Route, candidate: RouteCandidate, segments: SegmentBuffer, query: [(key: String, value: String)], webURL: Bool) {
+        self.route = route
+        self.candidate = candidate
+        self.segments = segments
+        self.query = query
+        self.webURL = webURL
+    }
+
+    /// Where a param's value comes from; converted by the param's type when read.
+    enum Source {
+        case segment(Int)
+        /// The segments from this depth on, as a wildcard binds them.
+        case tail(Int)
+        /// Every value of this query key: one value, or an array when repeated.
+        case query(String)
+        /// A default or an injected constant.
+        case value(JSONValue)
+        /// The URL as given.
+        case url
+    }
+
+    /// Calls `body` with each param in SPEC order: path params in pattern order,
+    /// declared query params and defaults in declaration order, other query params in
+    /// order of appearance, injected params (which take the place of a param of the same
+    /// name), and the web presentation's `url` (likewise).
+    func forEach(_ body: (_ key: String, _ source: Source, _ type: ParamType) -> Void) {
         // 1. Path params in pattern order.
         for (depth, matcher) in candidate.segments.enumerated() {
             switch matcher {
             case .literal: continue
-            case .param(let name, let type): params.append(.init(name, Self.convert(segments.string(depth), type)))
-            case .wildcard(let name, let type): params.append(.init(name, Self.convert(segments.tailString(depth), type)))
+            case .param(let name, let type): if !isOverridden(name) { body(name, .segment(depth), type) }
+            case .wildcard(let name, let type): if !isOverridden(name) { body(name, .tail(depth), type) }
             }
         }
         // 2. Declared query params and defaults, in declaration order.
-        for declaration in route.params where !candidate.binds(declaration.name) {
-            if let value = Self.queryValue(declaration.name, query, declaration.type) {
-                params.append(.init(declaration.name, value))
-            } else if let value = declaration.defaultValue {
-                params.append(.init(declaration.name, Self.convertDefault(value, declaration.type)))
-            }
+        for declaration in route.params where !candidate.binds(declaration.name) && !isOverridden(declaration.name) {
+            if let source = Self.source(of: declaration, query) { body(declaration.name, source, declaration.type) }
         }
         // 3. Other query params in order of appearance; a repeated key gives an array.
         for (i, item) in query.enumerated() {
-            if params.contains(where: { $0.key == item.key }) || route.declaration(item.key) != nil { continue }
+            if candidate.binds(item.key) || route.declaration(item.key) != nil || isOverridden(item.key) { continue }
             if query[..<i].contains(where: { $0.key == item.key }) { continue }
-            params.append(.init(item.key, Self.queryValue(item.key, query[i...], .string)!))
+            body(item.key, .query(item.key), .string)
         }
-        // 4. Injected params override; copies read the values from before injection.
-        let matched = params
+        // 4. Injected params; copies read the values from before injection.
         for (key, value) in route.inject {
-            let resolved: JSONValue?
             switch value {
-            case .constant(let v): resolved = v
-            case .param(let source): resolved = matched.first { $0.key == source }?.value
+            case .constant(let v): body(key, .value(v), .string)
+            case .param(let name): if let (source, type) = matchedSource(name) { body(key, source, type) }
             }
-            guard let resolved else { continue }
-            if let existing = params.firstIndex(where: { $0.key == key }) { params.remove(at: existing) }
-            params.append(.init(key, resolved))
         }
-        let slot = route.variants.firstIndex { $0.applies(to: context) }.map { $0 + 1 } ?? 0
-        let target = targets.target(route, pattern: candidate.patternIndex, slot: slot)
-        // 5. A web presentation carries the URL as given, unless the route binds or
-        // injects `url` itself; a `url` query param never overrides it.
-        if target.presentation.style == .web && !candidate.binds("url") && !route.inject.contains(where: { $0.key == "url" }) {
-            if let existing = params.firstIndex(where: { $0.key == "url" }) { params.remove(at: existing) }
-            params.append(.init("url", .string(String(decoding: url, as: UTF8.self))))
-        }
-        return (target, params)
+        // 5. A web presentation carries the URL as given.
+        if webURL { body("url", .url, .string) }
     }
 
-    /// The converted value(s) of query key `name`: one value, or an array when repeated.
-    static func queryValue(_ name: String, _ query: some Collection<(key: String, value: String)>, _ type: ParamType) -> JSONValue? {
-        var first: JSONValue? = nil
-        var all: [JSONValue]? = nil
-        for item in query where item.key == name {
-            let value = convert(item.value, type)
-            if first == nil {
-                first = value
-            } else {
-                if all == nil { all = [first!] }
-                all!.append(value)
+    /// Whether a param called `name` gives way to an injected one or to the web `url`,
+    /// which are added last in its place.
+    private func isOverridden(_ name: String) -> Bool {
+        if webURL && name == "url" { return true }
+        for (key, value) in route.inject where key == name {
+            switch value {
+            case .constant: return true
+            case .param(let source): return matchedSource(source) != nil
             }
         }
-        return all.map { .array($0) } ?? first
+        return false
+    }
+
+    /// Where the value of the path, declared or query param `name` comes from (what an
+    /// injected copy reads); nil when the URL has no such param.
+    private func matchedSource(_ name: String) -> (Source, ParamType)? {
+        if candidate.binds(name) {
+            for (depth, matcher) in candidate.segments.enumerated() {
+                switch matcher {
+                case .param(let bound, let type) where bound == name: return (.segment(depth), type)
+                case .wildcard(let bound, let type) where bound == name: return (.tail(depth), type)
+                default: continue
+                }
+            }
+        }
+        if let declaration = route.declaration(name) {
+            return Self.source(of: declaration, query).map { ($0, declaration.type) }
+        }
+        return query.contains { $0.key == name } ? (.query(name), .string) : nil
+    }
+
+    /// A declared param's query values, or its default.
+    private static func source(of declaration: ParamDeclaration, _ query: [(key: String, value: String)]) -> Source? {
+        if query.contains(where: { $0.key == declaration.name }) { return .query(declaration.name) }
+        return declaration.defaultValue.map { .value($0) }
+    }
+
+    // MARK: - Reading values
+
+    /// The value of `source` as returned: `int` as a number, `uuid` lowercased.
+    func value(_ source: Source, _ type: ParamType, url: [UInt8]) -> JSONValue {
+        switch source {
+        case .segment(let depth): return Self.convert(segments.string(depth), type)
+        case .tail(let depth): return Self.convert(segments.tailString(depth), type)
+        case .query(let name):
+            let values = query.filter { $0.key == name }.map { Self.convert($0.value, type) }
+            return values.count == 1 ? values[0] : .array(values)
+        case .value(let value):
+            if case .string(let s) = value { return Self.convert(s, type) }
+            return value
+        case .url: return .string(String(decoding: url, as: UTF8.self))
+        }
+    }
+
+    /// Writes the value of `source` as ``value(_:_:url:)`` gives it, from the bytes it
+    /// is read from.
+    func write(_ source: Source, _ type: ParamType, url: [UInt8], into w: inout JSONWriter) {
+        switch source {
+        case .segment(let depth): Self.write(segments.bytes[segments.range(depth)], type, into: &w)
+        case .tail(let depth): Self.write(segments.bytes[segments.tail(depth)], type, into: &w)
+        case .query(let name):
+            var count = 0
+            for item in query where item.key == name { count += 1 }
+            if count > 1 { w.byte(UInt8(ascii: "[")) }
+            var k = 0
+            for item in query where item.key == name {
+                if k > 0 { w.byte(UInt8(ascii: ",")) }
+                k += 1
+                w.write(Self.convert(item.value, type))
+            }
+            if count > 1 { w.byte(UInt8(ascii: "]")) }
+        case .value(let value):
+            if case .string(let s) = value { w.write(Self.convert(s, type)) } else { w.write(value) }
+        case .url: w.string(validUTF8: url)
+        }
+    }
+
+    /// Writes a segment's UTF-8 value of `type` as ``convert(_:_:)`` gives it, without
+    /// making a String.
+    private static func write(_ text: ArraySlice<UInt8>, _ type: ParamType, into w: inout JSONWriter) {
+        switch type {
+        case .int:
+            if let n = ParamType.intValue(text) { return w.integer(n) }
+        case .uuid:
+            // A uuid that matched is ASCII: lowercased byte by byte.
+            guard text.allSatisfy({ $0 < 0x80 }) else { return w.string(String(decoding: text, as: UTF8.self).lowercased()) }
+            return w.string(validUTF8: text, lowercasingASCII: true)
+        default:
+            break
+        }
+        w.string(validUTF8: text)
     }
 
     /// A typed value as returned: `int` as a number, `uuid` lowercased.
@@ -74,10 +170,5 @@ extension CompiledManifest {
         case .uuid: return .string(value.lowercased())
         default: return .string(value)
         }
-    }
-
-    static func convertDefault(_ value: JSONValue, _ type: ParamType) -> JSONValue {
-        if case .string(let s) = value { return convert(s, type) }
-        return value
     }
 }

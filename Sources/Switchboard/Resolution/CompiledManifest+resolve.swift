@@ -13,13 +13,12 @@ extension CompiledManifest {
     public func resolve(bytes: [UInt8], context: ResolveContext = .none, explain: Bool = false) -> Resolution {
         switch scope.classify(bytes) {
         case .rejected(let reason):
-            var result = Resolution(url: bytes, status: .rejected)
+            var result = Resolution(url: bytes, status: .rejected, target: .rejected)
             result.reason = reason.description
             if explain { result.explanation = Explanation(note: "rejected: \(reason)") }
             return result
         case .external:
-            var result = Resolution(url: bytes, status: .external)
-            result.target = .external
+            var result = Resolution(url: bytes, status: .external, target: .external)
             if explain { result.explanation = Explanation(note: "external: not a host or scheme of the app") }
             return result
         case .internal(let url):
@@ -27,22 +26,21 @@ extension CompiledManifest {
         }
     }
 
-    private func resolveInternal(_ url: InternalURL, urlBytes: [UInt8], context: ResolveContext, explain: Bool) -> Resolution {
+    private func resolveInternal(_ url: consuming InternalURL, urlBytes: [UInt8], context: ResolveContext, explain: Bool) -> Resolution {
         var explanation: Explanation? = explain ? Explanation(host: url.host, path: url.path, segments: url.segments) : nil
-        let status: Resolution.Status
-        let target: ResultTarget
-        let params: [JSONValue.Member]
-        if let (route, candidate, segments) = route(for: url, context: context, explanation: &explanation) {
-            status = .matched
-            (target, params) = buildMatch(url: urlBytes, route: route, candidate: candidate, segments: segments, query: url.query,
-                                          context: context)
-        } else {
-            status = .fallback
-            (target, params) = (targets.fallback, [JSONValue.Member("url", .string(String(decoding: urlBytes, as: UTF8.self)))])
+        guard let (route, candidate, segments) = route(for: url, context: context, explanation: &explanation) else {
             if explain, explanation?.note == nil { explanation?.note = "no route matched: fallback" }
+            return Resolution(url: urlBytes, status: .fallback, target: targets.fallback, fragment: url.fragment,
+                              explanation: explanation)
         }
-        return Resolution(url: urlBytes, status: status, target: target, params: params,
-                          fragment: url.fragment, explanation: explanation)
+        let slot = route.variants.firstIndex { $0.applies(to: context) }.map { $0 + 1 } ?? 0
+        let target = targets.target(route, pattern: candidate.patternIndex, slot: slot)
+        // A web presentation carries the URL as given, unless the route binds or injects
+        // `url` itself; a `url` query param never overrides it.
+        let webURL = target.presentation.style == .web && !candidate.binds("url") && !route.inject.contains { $0.key == "url" }
+        let matched = MatchedParams(route: route, candidate: candidate, segments: segments, query: url.query, webURL: webURL)
+        return Resolution(url: urlBytes, status: .matched, target: target, matched: matched, fragment: url.fragment,
+                          explanation: explanation)
     }
 
     /// The route that takes the URL, after redirects, with the segments it matched;

@@ -12,8 +12,19 @@ public struct Resolution: Sendable {
     public var status: Status
     /// Why the URL was rejected (status `rejected` only).
     public var reason: String?
-    /// Params in SPEC order: path, declared query and defaults, other query, injected, web `url`.
-    public var params: [JSONValue.Member]
+    /// Params in SPEC order: path, declared query and defaults, other query, injected, web
+    /// `url`; for the fallback, the URL as given. Built when asked for: a result's JSON is
+    /// written from what they are made of.
+    public var params: [JSONValue.Member] {
+        if let matched {
+            var params: [JSONValue.Member] = []
+            matched.forEach { key, source, type in params.append(.init(key, matched.value(source, type, url: urlBytes))) }
+            return params
+        }
+        return status == .fallback ? [.init("url", .string(url))] : []
+    }
+    /// What a matched result's params are made of.
+    let matched: MatchedParams?
     /// The decoded fragment, whenever an internal URL has `#`.
     public var fragment: String?
     /// With `explain`: how the answer was reached.
@@ -24,20 +35,21 @@ public struct Resolution: Sendable {
     /// The explanation behind one reference: most resolutions have none, and its five
     /// fields inline made every Resolution (copied on return) half as large again.
     private var explanationBox: ExplanationBox?
-    /// Route, destination and presentation, shared with the manifest; nil when rejected.
-    var target: ResultTarget?
+    /// Route, destination and presentation, shared with the manifest (``ResultTarget/rejected``,
+    /// which has none, when rejected).
+    let target: ResultTarget
 
     /// The matched route's name and the pattern (or alias) that matched.
-    public var route: (name: String, pattern: String)? { target?.route }
-    public var destination: String? { target?.destination }
-    public var presentation: Presentation? { target?.presentation }
+    public var route: (name: String, pattern: String)? { target.route }
+    public var destination: String? { target.destination }
+    public var presentation: Presentation? { status == .rejected ? nil : target.presentation }
 
-    init(url: [UInt8], status: Status, target: ResultTarget? = nil, params: [JSONValue.Member] = [], fragment: String? = nil,
+    init(url: [UInt8], status: Status, target: ResultTarget, matched: MatchedParams? = nil, fragment: String? = nil,
          explanation: Explanation? = nil) {
         self.urlBytes = url
         self.status = status
         self.target = target
-        self.params = params
+        self.matched = matched
         self.fragment = fragment
         self.explanationBox = explanation.map(ExplanationBox.init)
     }

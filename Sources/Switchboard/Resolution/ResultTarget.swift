@@ -44,6 +44,13 @@ final class ResultTarget: Sendable {
     }
 
     static let external = ResultTarget(route: nil, destination: nil, presentation: .external, hasParams: false)
+
+    /// A rejected URL's: nothing to write.
+    private init() {
+        (route, destination, presentation, hasParams, bytes, split) = (nil, nil, .external, false, [], 0)
+    }
+
+    static let rejected = ResultTarget()
 }
 
 /// Every target of a manifest: per route, one for each pattern and variant.

@@ -1,3 +1,5 @@
+import RouteMatching
+
 /// A small byte-level JSON writer: strings escaped per RFC 8259 (quotes, backslashes,
 /// control characters; U+2028/U+2029 too, for JavaScript), other UTF-8 passed through.
 public struct JSONWriter: Sendable {
@@ -95,6 +97,24 @@ public struct JSONWriter: Sendable {
         if Self.needsEscaping(span) { return escaped(span) }
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: text)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// ``string(validUTF8:)`` for part of a buffer; with `lowercasingASCII`, ASCII
+    /// capitals are written lowercased.
+    public mutating func string(validUTF8 text: ArraySlice<UInt8>, lowercasingASCII: Bool = false) {
+        let span = text.span
+        if Self.needsEscaping(span) {
+            return lowercasingASCII ? escaped(Array(text.lazy.map(ASCII.lowercased)).span) : escaped(span)
+        }
+        bytes.append(UInt8(ascii: "\""))
+        if lowercasingASCII {
+            for i in span.indices { bytes.append(ASCII.lowercased(span[i])) }
+        } else if span.count <= 24 {
+            for i in span.indices { bytes.append(span[i]) }
+        } else {
+            bytes.append(contentsOf: text)
+        }
         bytes.append(UInt8(ascii: "\""))
     }
 
