@@ -13,14 +13,11 @@ extension CompiledManifest {
     public func resolve(bytes: [UInt8], context: ResolveContext = .none, explain: Bool = false) -> Resolution {
         switch scope.classify(bytes) {
         case .rejected(let reason):
-            var result = Resolution(url: bytes, status: .rejected, target: .rejected)
-            result.reason = reason.description
-            if explain { result.explanation = Explanation(note: "rejected: \(reason)") }
-            return result
+            return Resolution(url: bytes, status: .rejected, reason: reason.description, target: .rejected,
+                              explanation: explain ? Explanation(note: "rejected: \(reason)") : nil)
         case .external:
-            var result = Resolution(url: bytes, status: .external, target: .external)
-            if explain { result.explanation = Explanation(note: "external: not a host or scheme of the app") }
-            return result
+            return Resolution(url: bytes, status: .external, target: .external,
+                              explanation: explain ? Explanation(note: "external: not a host or scheme of the app") : nil)
         case .internal(let url):
             return resolveInternal(url, urlBytes: bytes, context: context, explain: explain)
         }

@@ -9,9 +9,9 @@ public struct Resolution: Sendable {
     /// The URL as given (bytes that are not UTF-8 replaced by U+FFFD; such a URL is
     /// rejected).
     public var url: String { String(decoding: urlBytes, as: UTF8.self) }
-    public var status: Status
+    public let status: Status
     /// Why the URL was rejected (status `rejected` only).
-    public var reason: String?
+    public let reason: String?
     /// Params in SPEC order: path, declared query and defaults, other query, injected, web
     /// `url`; for the fallback, the URL as given. Built when asked for: a result's JSON is
     /// written from what they are made of.
@@ -26,15 +26,12 @@ public struct Resolution: Sendable {
     /// What a matched result's params are made of.
     let matched: MatchedParams?
     /// The decoded fragment, whenever an internal URL has `#`.
-    public var fragment: String?
+    public let fragment: String?
     /// With `explain`: how the answer was reached.
-    public var explanation: Explanation? {
-        get { explanationBox?.value }
-        set { explanationBox = newValue.map(ExplanationBox.init) }
-    }
+    public var explanation: Explanation? { explanationBox?.value }
     /// The explanation behind one reference: most resolutions have none, and its five
     /// fields inline made every Resolution (copied on return) half as large again.
-    private var explanationBox: ExplanationBox?
+    private let explanationBox: ExplanationBox?
     /// Route, destination and presentation, shared with the manifest (``ResultTarget/rejected``,
     /// which has none, when rejected).
     let target: ResultTarget
@@ -44,10 +41,11 @@ public struct Resolution: Sendable {
     public var destination: String? { target.destination }
     public var presentation: Presentation? { status == .rejected ? nil : target.presentation }
 
-    init(url: [UInt8], status: Status, target: ResultTarget, matched: MatchedParams? = nil, fragment: String? = nil,
-         explanation: Explanation? = nil) {
+    init(url: [UInt8], status: Status, reason: String? = nil, target: ResultTarget, matched: MatchedParams? = nil,
+         fragment: String? = nil, explanation: Explanation? = nil) {
         self.urlBytes = url
         self.status = status
+        self.reason = reason
         self.target = target
         self.matched = matched
         self.fragment = fragment
