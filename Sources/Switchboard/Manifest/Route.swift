@@ -61,6 +61,11 @@ public final class Route: Sendable {
         params.first { $0.name == name }
     }
 
+    /// Whether `params` declares `name`.
+    public func declares(_ name: String) -> Bool {
+        params.contains { $0.name == name }
+    }
+
     /// The range of app versions the route exists for.
     public var versionRange: VersionRange { VersionRange(since: since, until: until) }
 }

@@ -42,20 +42,23 @@ final class MatchedParams: Sendable {
     /// name), and the web presentation's `url` (likewise).
     func forEach(_ body: (_ key: String, _ source: Source, _ type: ParamType) -> Void) {
         // 1. Path params in pattern order.
-        for (depth, matcher) in candidate.segments.enumerated() {
-            switch matcher {
+        let matchers = candidate.segments
+        for depth in matchers.indices {
+            switch matchers[depth] {
             case .literal: continue
             case .param(let name, let type): if !isOverridden(name) { body(name, .segment(depth), type) }
             case .wildcard(let name, let type): if !isOverridden(name) { body(name, .tail(depth), type) }
             }
         }
         // 2. Declared query params and defaults, in declaration order.
-        for declaration in route.params where !candidate.binds(declaration.name) && !isOverridden(declaration.name) {
-            if let source = Self.source(of: declaration, query) { body(declaration.name, source, declaration.type) }
+        // (By index: a declaration is read in place, not copied.)
+        let declarations = route.params
+        for i in declarations.indices where !candidate.binds(declarations[i].name) && !isOverridden(declarations[i].name) {
+            if let source = Self.source(of: declarations[i], query) { body(declarations[i].name, source, declarations[i].type) }
         }
         // 3. Other query params in order of appearance; a repeated key gives an array.
         for (i, item) in query.enumerated() {
-            if candidate.binds(item.key) || route.declaration(item.key) != nil || isOverridden(item.key) { continue }
+            if candidate.binds(item.key) || route.declares(item.key) || isOverridden(item.key) { continue }
             if query[..<i].contains(where: { $0.key == item.key }) { continue }
             body(item.key, .query(item.key), .string)
         }

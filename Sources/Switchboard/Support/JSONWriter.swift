@@ -109,7 +109,10 @@ public struct JSONWriter: Sendable {
         }
         bytes.append(UInt8(ascii: "\""))
         if lowercasingASCII {
-            for i in span.indices { bytes.append(ASCII.lowercased(span[i])) }
+            for i in span.indices {
+                let b = span[i]
+                bytes.append(b &- UInt8(ascii: "A") < 26 ? b | 0x20 : b)
+            }
         } else if span.count <= 24 {
             for i in span.indices { bytes.append(span[i]) }
         } else {
