@@ -7,8 +7,6 @@ final class ResultTarget: Sendable {
     let route: (name: String, pattern: String)?
     let destination: String?
     let presentation: Presentation
-    /// Whether results sent here carry `params` (matched and fallback ones do).
-    let hasParams: Bool
     /// `bytes[..<split]`: `,"route":{...},"destination":...,"params":{`, what a result
     /// has before its params' members (without `,"params":{` when it has none);
     /// `bytes[split...]`: `},"presentation":{...}`, what follows them. One buffer, one
@@ -18,11 +16,11 @@ final class ResultTarget: Sendable {
     var head: ArraySlice<UInt8> { bytes[..<split] }
     var tail: ArraySlice<UInt8> { bytes[split...] }
 
+    /// `hasParams`: whether results sent here carry `params` (matched and fallback ones do).
     init(route: (name: String, pattern: String)?, destination: String?, presentation: Presentation, hasParams: Bool = true) {
         self.route = route
         self.destination = destination
         self.presentation = presentation
-        self.hasParams = hasParams
         var w = JSONWriter(capacity: 160)
         if let route {
             w.raw(",\"route\":{\"name\":")
@@ -47,7 +45,7 @@ final class ResultTarget: Sendable {
 
     /// A rejected URL's: nothing to write.
     private init() {
-        (route, destination, presentation, hasParams, bytes, split) = (nil, nil, .external, false, [], 0)
+        (route, destination, presentation, bytes, split) = (nil, nil, .external, [], 0)
     }
 
     static let rejected = ResultTarget()
