@@ -18,20 +18,52 @@ public struct URLScope: Sendable {
     /// Lowercased app schemes.
     public let schemes: Set<String>
 
-    /// The hosts as a list when there are few (most manifests list two to five): comparing
-    /// a handful of short strings costs less than hashing one.
-    private let fewHosts: [String]?
+    /// The hosts as a list, with their UTF-8, when there are few (most manifests list two
+    /// to five): comparing a handful of short strings costs less than hashing one.
+    private let fewHosts: [(key: String, utf8: [UInt8])]?
 
     public init(hosts: Set<String>, schemes: Set<String>) {
         self.hosts = hosts
         self.schemes = Set(schemes.map { $0.lowercased() })
-        self.fewHosts = hosts.count <= 8 ? Array(hosts) : nil
+        self.fewHosts = hosts.count <= 8 ? hosts.map { ($0, Array($0.utf8)) } : nil
     }
 
     /// Whether `key` (a normalized host key) is one of the app's hosts.
     @inline(__always)
     func isAppHost(_ key: String) -> Bool {
-        fewHosts.map { $0.contains(key) } ?? hosts.contains(key)
+        if let fewHosts { return fewHosts.contains { $0.key == key } }
+        return hosts.contains(key)
+    }
+
+    /// What a host without a port is to the app, decided on its bytes when it is written
+    /// the common way: lowercase ASCII letters, digits, `-` and `.`. Such a host's key is
+    /// its bytes without trailing dots and one leading `www.` (what ``HostName/key``
+    /// makes of it), so it is compared with the few hosts as it stands: no
+    /// normalization, no String made. Nil when ``HostName/key`` must decide.
+    private func plainHost(_ host: ArraySlice<UInt8>) -> ClassifiedHost? {
+        guard let fewHosts else { return nil }
+        for b in host {
+            guard (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+                    || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") else { return nil }
+        }
+        var name = host
+        while name.last == UInt8(ascii: ".") { name.removeLast() }
+        if name.isEmpty { return nil }
+        if name.count > 4, Self.hasPrefix(name, "www.") { name.removeFirst(4) }
+        let bytes = name.span
+        for listed in fewHosts where listed.utf8.count == bytes.count {
+            let utf8 = listed.utf8.span
+            var same = true
+            for i in utf8.indices where utf8[i] != bytes[i] { same = false; break }
+            if same { return .app(listed.key) }
+        }
+        return .other
+    }
+
+    private enum ClassifiedHost {
+        /// One of the app's hosts, with its key.
+        case app(String)
+        case other
     }
 
     public func classify(_ input: String) -> ClassifiedURL {
@@ -76,6 +108,10 @@ public struct URLScope: Sendable {
         if let colon = authority[portSearchStart...].firstIndex(of: UInt8(ascii: ":")) {
             host = input[start..<colon]
             port = input[(colon + 1)..<end]
+        }
+        if port == nil, let plain = plainHost(host) {
+            guard case .app(let key) = plain else { return .external }
+            return Self.parseInternal(input, host: key, pathStart: end)
         }
         switch HostName.key(host: host, port: port, defaultPorts: defaultPorts) {
         case .failure(let reason): return .rejected(reason)
@@ -301,6 +337,15 @@ public struct URLScope: Sendable {
 
     @inline(__always) static func isPathDelimiter(_ b: UInt8) -> Bool {
         b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#")
+    }
+
+    static func hasPrefix(_ bytes: ArraySlice<UInt8>, _ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        return prefix.withUTF8Buffer { buffer in
+            for k in 0..<count where bytes[bytes.startIndex + k] != buffer[k] { return false }
+            return true
+        }
     }
 
     static func hasPrefix(_ input: [UInt8], _ prefix: StaticString, at index: Int) -> Bool {

@@ -89,6 +89,24 @@ struct URLScopeTests {
         #expect(scope.classify(url) == .rejected(reason), "\(url)")
     }
 
+    /// A manifest with few hosts has hosts written the common way compared on their bytes;
+    /// one with many has every host normalized by `HostName.key`. Both must classify alike.
+    @Test func fewHostsByteComparisonAgreesWithHostNormalization() {
+        let listed: Set<String> = ["artsy.net", "m.artsy.net", "a-b.example", "localhost:8080", "10.0.0.1"]
+        let few = URLScope(hosts: listed, schemes: [])
+        let many = URLScope(hosts: listed.union((1...9).map { "other\($0).example" }), schemes: [])
+        let hosts = ["artsy.net", "www.artsy.net", "artsy.net.", "artsy.net..", "www.artsy.net.", "www.www.artsy.net", "wwwartsy.net",
+                     "www.", "www..artsy.net", ".artsy.net", "...", "m.artsy.net", "www.m.artsy.net", "ARTSY.net", "WWW.artsy.net",
+                     "a-b.example", "a_b.example", "artsy.net:80", "artsy.net:", "localhost:8080", "localhost", "10.0.0.1",
+                     "www.10.0.0.1", "artsy.ne", "artsy.nett", "evil.com", "xn--artsy.net", "artsy.net~"]
+        for host in hosts {
+            for scheme in ["https://", "http://", "//"] {
+                let url = scheme + host + "/artwork/x"
+                #expect(few.classify(url) == many.classify(url), "\(url)")
+            }
+        }
+    }
+
     @Test func rejectsOverLongInputAtTheLimit() {
         let ok = "/" + String(repeating: "a", count: URLScope.maxLength - 1)
         #expect(segments(ok) != nil)
