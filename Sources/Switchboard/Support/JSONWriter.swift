@@ -100,8 +100,10 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// ``string(validUTF8:)`` for part of a buffer; with `lowercasingASCII`, ASCII
-    /// capitals are written lowercased.
+    /// ``string(validUTF8:)`` for part of a buffer (a path segment); with
+    /// `lowercasingASCII`, ASCII capitals are written lowercased. Kept apart from the
+    /// whole-array form, which every result calls for its URL: appending an Array costs
+    /// ~100 instructions fewer than appending a slice of one.
     public mutating func string(validUTF8 text: ArraySlice<UInt8>, lowercasingASCII: Bool = false) {
         let span = text.span
         if Self.needsEscaping(span) {
@@ -110,6 +112,7 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
         if lowercasingASCII {
             for i in span.indices {
+                // ASCII.lowercased spelled out: across modules it stayed a call per byte.
                 let b = span[i]
                 bytes.append(b &- UInt8(ascii: "A") < 26 ? b | 0x20 : b)
             }
