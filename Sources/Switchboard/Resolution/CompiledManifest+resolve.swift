@@ -51,16 +51,20 @@ extension CompiledManifest {
         while true {
             let path = explain ? InternalURL(host: url.host, segmentBuffer: segments).path : ""
             func search(_ trie: RouteTrie) -> Int? {
-                trie.match(segments, pruning: !explain) { index, failure in
+                // Without an explanation to record into, a closure that does not touch it.
+                if !explain {
+                    return trie.match(segments) { index, failure in
+                        refusal(trie.candidates[index], failure, url.query, context) == nil
+                    }
+                }
+                return trie.match(segments, pruning: false) { index, failure in
                     let candidate = trie.candidates[index]
                     let refusal = refusal(candidate, failure, url.query, context)
-                    if explain {
-                        let route = manifest.routes[candidate.route]
-                        explanation?.steps.append(Explanation.Step(
-                            route: route.name, pattern: route.patterns[candidate.patternIndex].text, path: path,
-                            outcome: refusal == nil ? (route.redirect == nil ? "matched" : "redirected") : "refused",
-                            detail: refusal?.description))
-                    }
+                    let route = manifest.routes[candidate.route]
+                    explanation?.steps.append(Explanation.Step(
+                        route: route.name, pattern: route.patterns[candidate.patternIndex].text, path: path,
+                        outcome: refusal == nil ? (route.redirect == nil ? "matched" : "redirected") : "refused",
+                        detail: refusal?.description))
                     return refusal == nil
                 }
             }
