@@ -49,7 +49,7 @@ public struct URLScope: Sendable {
         var name = host
         while name.last == UInt8(ascii: ".") { name.removeLast() }
         if name.isEmpty { return nil }
-        if name.count > 4, Self.hasPrefix(name, "www.") { name.removeFirst(4) }
+        if name.count > 4, name.starts(with: "www.".utf8) { name.removeFirst(4) }
         let bytes = name.span
         for listed in fewHosts where listed.utf8.count == bytes.count {
             let utf8 = listed.utf8.span
@@ -337,15 +337,6 @@ public struct URLScope: Sendable {
 
     @inline(__always) static func isPathDelimiter(_ b: UInt8) -> Bool {
         b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#")
-    }
-
-    static func hasPrefix(_ bytes: ArraySlice<UInt8>, _ prefix: StaticString) -> Bool {
-        let count = prefix.utf8CodeUnitCount
-        guard bytes.count >= count else { return false }
-        return prefix.withUTF8Buffer { buffer in
-            for k in 0..<count where bytes[bytes.startIndex + k] != buffer[k] { return false }
-            return true
-        }
     }
 
     static func hasPrefix(_ input: [UInt8], _ prefix: StaticString, at index: Int) -> Bool {
