@@ -51,17 +51,22 @@ final class ManifestStore: Sendable {
     /// queue at a time (the reloader's); requests are never blocked by it.
     @discardableResult
     func reload() -> ReloadOutcome {
-        let outcome = load()
-        state.withLock { s in
-            switch outcome {
-            case .reloaded(_, _):
+        let loaded = load()
+        // The new manifest and the reload bookkeeping change together, under one lock: a
+        // request never sees the new manifest beside the previous reload's error.
+        let outcome: ReloadOutcome = state.withLock { s in
+            switch loaded {
+            case .served(let served):
+                s.current = served
                 s.reloads += 1
                 s.lastReloadError = nil
+                return .reloaded(version: served.compiled.manifest.version, etag: served.compiled.etag)
             case .failed(let message):
                 s.reloadFailures += 1
                 s.lastReloadError = message
+                return .failed(message)
             case .unchanged:
-                break
+                return .unchanged
             }
         }
         switch outcome {
@@ -75,7 +80,14 @@ final class ManifestStore: Sendable {
         return outcome
     }
 
-    private func load() -> ReloadOutcome {
+    /// What reading the file gave: a manifest to serve, the same bytes, or why not.
+    private enum Loaded {
+        case served(ServedManifest)
+        case unchanged
+        case failed(String)
+    }
+
+    private func load() -> Loaded {
         let bytes: [UInt8]
         do {
             bytes = try ManifestFile.read(path)
@@ -93,8 +105,7 @@ final class ManifestStore: Sendable {
         guard let served = ServedManifest(compiled: compiled, sourceBytes: bytes, loadedAt: Self.now()) else {
             return .failed("\(path): could not prepare responses")
         }
-        state.withLock { $0.current = served }
-        return .reloaded(version: compiled.manifest.version, etag: compiled.etag)
+        return .served(served)
     }
 
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
