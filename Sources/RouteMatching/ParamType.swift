@@ -66,7 +66,8 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
     /// The value of an `int` param, or nil when it is not one.
     public static func intValue(_ text: String) -> Int64? { intValue(utf8: text.utf8) }
 
-    /// The value of an `int` param given as UTF-8.
+    /// The value of an `int` param given as UTF-8: a concrete entry point for other
+    /// modules, which the generic form below would reach unspecialized.
     package static func intValue(_ text: ArraySlice<UInt8>) -> Int64? { intValue(utf8: text) }
 
     static func intValue<C: Collection<UInt8>>(utf8 text: C) -> Int64? {

@@ -62,6 +62,19 @@ public final class RouteCandidate: Sendable {
     @inline(__always)
     public func binds(_ name: String) -> Bool { boundNames.contains(name) }
 
+    /// Where its path binds `name`: the param's depth (where a wildcard starts), its
+    /// type, and whether it is the wildcard; nil when it binds no such param.
+    public func binding(_ name: String) -> (depth: Int, type: ParamType, wildcard: Bool)? {
+        for (depth, matcher) in segments.enumerated() {
+            switch matcher {
+            case .param(let bound, let type) where bound == name: return (depth, type, false)
+            case .wildcard(let bound, let type) where bound == name: return (depth, type, true)
+            default: continue
+            }
+        }
+        return nil
+    }
+
     /// Whether `self` is tried before `other` among candidates of the same shape.
     func precedes(_ other: RouteCandidate) -> Bool {
         if priority != other.priority { return priority > other.priority }

@@ -90,7 +90,7 @@ struct Table {
     let manifest: CompiledManifest
     let urls: [[UInt8]]
     let loadMilliseconds: Double
-    let peakRSSMiB: Double
+    let rssAfterLoadMiB: Double
     var rounds: [Double] = []
 }
 
@@ -112,7 +112,7 @@ for count in onlySize.map({ [$0] }) ?? [100, 1_000, 10_000] {
         compiled = loaded
     }
     tables.append(Table(count: count, manifest: compiled!, urls: urlMix(routes: count).map { Array($0.utf8) },
-                        loadMilliseconds: median(loads), peakRSSMiB: Double(peakRSSKiB()) / 1024))
+                        loadMilliseconds: median(loads), rssAfterLoadMiB: Double(peakRSSKiB()) / 1024))
 }
 /// One full resolution, from URL bytes to result JSON bytes, and the release of both:
 /// what `callgrind --toggle-collect='*fullResolution*'` counts.
@@ -138,9 +138,9 @@ for block in stride(from: 0, to: roundCount, by: blockSize) {
 
 print("routes   load+validate   ns/resolve (median)   (fastest round)   bytes/result   RSS after load")
 for table in tables {
-    let bytesPerResult = table.urls.reduce(0) { $0 + table.manifest.resultJSON(table.manifest.resolve(bytes: $1)).count } / table.urls.count
+    let bytesPerResult = table.urls.reduce(0) { $0 + fullResolution(table.manifest, $1) } / table.urls.count
     print(String(format: "%6d   %10.1f ms   %15.0f ns   %12.0f ns   %12d   %10.1f MiB", table.count, table.loadMilliseconds,
-                 median(table.rounds), table.rounds.min() ?? 0, bytesPerResult, table.peakRSSMiB))
+                 median(table.rounds), table.rounds.min() ?? 0, bytesPerResult, table.rssAfterLoadMiB))
 }
 if sink == 42 { print("") }
 if let small = tables.first(where: { $0.count == 100 }), let large = tables.first(where: { $0.count == 10_000 }) {

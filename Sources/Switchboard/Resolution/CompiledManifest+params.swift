@@ -89,14 +89,8 @@ final class MatchedParams: Sendable {
     /// Where the value of the path, declared or query param `name` comes from (what an
     /// injected copy reads); nil when the URL has no such param.
     private func matchedSource(_ name: String) -> (Source, ParamType)? {
-        if candidate.binds(name) {
-            for (depth, matcher) in candidate.segments.enumerated() {
-                switch matcher {
-                case .param(let bound, let type) where bound == name: return (.segment(depth), type)
-                case .wildcard(let bound, let type) where bound == name: return (.tail(depth), type)
-                default: continue
-                }
-            }
+        if let bound = candidate.binding(name) {
+            return (bound.wildcard ? .tail(bound.depth) : .segment(bound.depth), bound.type)
         }
         if let declaration = route.declaration(name) {
             return Self.source(of: declaration, query).map { ($0, declaration.type) }
@@ -118,8 +112,18 @@ final class MatchedParams: Sendable {
         case .segment(let depth): return Self.convert(segments.string(depth), type)
         case .tail(let depth): return Self.convert(segments.tailString(depth), type)
         case .query(let name):
-            let values = query.filter { $0.key == name }.map { Self.convert($0.value, type) }
-            return values.count == 1 ? values[0] : .array(values)
+            var first: JSONValue? = nil
+            var all: [JSONValue]? = nil
+            for item in query where item.key == name {
+                let value = Self.convert(item.value, type)
+                if first == nil {
+                    first = value
+                } else {
+                    if all == nil { all = [first!] }
+                    all!.append(value)
+                }
+            }
+            return all.map { .array($0) } ?? first ?? .null
         case .value(let value):
             if case .string(let s) = value { return Self.convert(s, type) }
             return value
@@ -133,19 +137,7 @@ final class MatchedParams: Sendable {
         switch source {
         case .segment(let depth): Self.write(segments.bytes[segments.range(depth)], type, into: &w)
         case .tail(let depth): Self.write(segments.bytes[segments.tail(depth)], type, into: &w)
-        case .query(let name):
-            var count = 0
-            for item in query where item.key == name { count += 1 }
-            if count > 1 { w.byte(UInt8(ascii: "[")) }
-            var k = 0
-            for item in query where item.key == name {
-                if k > 0 { w.byte(UInt8(ascii: ",")) }
-                k += 1
-                w.write(Self.convert(item.value, type))
-            }
-            if count > 1 { w.byte(UInt8(ascii: "]")) }
-        case .value(let value):
-            if case .string(let s) = value { w.write(Self.convert(s, type)) } else { w.write(value) }
+        case .query, .value: w.write(value(source, type, url: url))
         case .url: w.string(validUTF8: url)
         }
     }

@@ -146,25 +146,13 @@ extension CompiledManifest {
     /// values; optional groups whose params are not all bound are left out. Values are
     /// data: no dot-segment removal runs on them. Copied as bytes, segment by segment.
     static func substitute(_ target: RoutePattern, _ candidate: RouteCandidate, _ segments: SegmentBuffer) -> SegmentBuffer {
-        /// Where the match bound `name`: a param's depth, or where a wildcard starts.
-        func binding(_ name: String) -> (depth: Int, wildcard: Bool)? {
-            for (depth, matcher) in candidate.segments.enumerated() {
-                switch matcher {
-                case .literal: continue
-                case .param(let bound, _) where bound == name: return (depth, false)
-                case .wildcard(let bound, _) where bound == name: return (depth, true)
-                default: continue
-                }
-            }
-            return nil
-        }
-        let expansion = target.expansions.first { $0.allSatisfy { $0.paramName.map { binding($0) != nil } ?? true } } ?? []
+        let expansion = target.expansions.first { $0.allSatisfy { $0.paramName.map { candidate.binds($0) } ?? true } } ?? []
         var out = SegmentBuffer(capacity: segments.bytes.count + 32, segments: expansion.count + segments.count)
         for segment in expansion {
             switch segment {
             case .literal(let text): out.appendSegment(text)
             case .param(let name), .wildcard(let name):
-                guard let bound = binding(name) else { continue }
+                guard let bound = candidate.binding(name) else { continue }
                 for k in bound.depth..<(bound.wildcard ? segments.count : bound.depth + 1) { out.appendSegment(k, of: segments) }
             }
         }
