@@ -20,20 +20,22 @@ public enum SegmentMatcher: Sendable, Hashable {
 /// A `final class` of constants: the request path reads candidates by index many
 /// times, and a shared reference costs one retain instead of one per field.
 public final class RouteCandidate: Sendable {
+    // Declared in the order a match reads them: the fields a resolution uses share the
+    // object header's cache line.
     /// The route's index in the manifest.
     public let route: Int
+    /// Depths of its params (and wildcard) whose type is checked, with the type: what
+    /// a match must verify, without walking the literals.
+    let typedDepths: [(depth: Int, name: String, type: ParamType, wildcard: Bool)]
+    /// Names of the params and wildcard its path binds, in pattern order.
+    public let boundNames: [String]
+    public let segments: [SegmentMatcher]
     /// Which of the route's patterns (aliases) this expansion comes from.
     public let patternIndex: Int
-    public let segments: [SegmentMatcher]
     /// Higher first among candidates of the same shape.
     public let priority: Int
     /// The route's name: the last tie-break, so order never depends on the file.
     public let name: String
-    /// Names of the params and wildcard its path binds, in pattern order.
-    public let boundNames: [String]
-    /// Depths of its params (and wildcard) whose type is checked, with the type: what
-    /// a match must verify, without walking the literals.
-    let typedDepths: [(depth: Int, name: String, type: ParamType, wildcard: Bool)]
 
     public init(route: Int, patternIndex: Int, segments: [SegmentMatcher], priority: Int, name: String) {
         self.route = route
