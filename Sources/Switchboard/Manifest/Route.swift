@@ -8,6 +8,8 @@ import RouteMatching
 public final class Route: Sendable {
     // What a resolution reads comes first, next to the object's header, so that on a
     // large table one or two cache lines of a cold route serve a match, not five.
+    /// The route's position in the manifest's `routes` array.
+    public let index: Int
     /// Declarations in the order written.
     public let params: [ParamDeclaration]
     public let inject: [(key: String, value: InjectedValue)]
@@ -15,8 +17,6 @@ public final class Route: Sendable {
     public let redirect: RoutePattern?
     public let since: SemanticVersion?
     public let until: SemanticVersion?
-    /// The route's position in the manifest's `routes` array.
-    public let index: Int
     public let name: String
     /// The pattern, or the aliases of `patterns`, as parsed.
     public let patterns: [RoutePattern]
