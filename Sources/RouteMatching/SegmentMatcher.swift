@@ -5,6 +5,15 @@ public enum SegmentMatcher: Sendable, Hashable {
     case param(name: String, type: ParamType)
     case wildcard(name: String, type: ParamType)
 
+    /// Whether this is the param or wildcard called `name`.
+    @inline(__always)
+    func binds(_ name: String) -> Bool {
+        switch self {
+        case .literal: return false
+        case .param(let bound, _), .wildcard(let bound, _): return bound == name
+        }
+    }
+
     /// The precedence rank of the segment kind: lower wins (SPEC §1 "Precedence").
     public var rank: Int {
         switch self {
@@ -27,8 +36,6 @@ public final class RouteCandidate: Sendable {
     /// Depths of its params (and wildcard) whose type is checked, with the type: what
     /// a match must verify, without walking the literals.
     let typedDepths: [(depth: Int, name: String, type: ParamType, wildcard: Bool)]
-    /// Names of the params and wildcard its path binds, in pattern order.
-    public let boundNames: [String]
     public let segments: [SegmentMatcher]
     /// Which of the route's patterns (aliases) this expansion comes from.
     public let patternIndex: Int
@@ -43,26 +50,23 @@ public final class RouteCandidate: Sendable {
         self.segments = segments
         self.priority = priority
         self.name = name
-        var bound: [String] = []
         var typed: [(depth: Int, name: String, type: ParamType, wildcard: Bool)] = []
         for (depth, segment) in segments.enumerated() {
             switch segment {
             case .literal: continue
-            case .param(let name, let type):
-                bound.append(name)
-                if type.isTyped { typed.append((depth, name, type, false)) }
-            case .wildcard(let name, let type):
-                bound.append(name)
-                if type.isTyped { typed.append((depth, name, type, true)) }
+            case .param(let name, let type): if type.isTyped { typed.append((depth, name, type, false)) }
+            case .wildcard(let name, let type): if type.isTyped { typed.append((depth, name, type, true)) }
             }
         }
-        self.boundNames = bound
         self.typedDepths = typed
     }
 
-    /// Whether its path binds a param called `name`.
-    @inline(__always)
-    public func binds(_ name: String) -> Bool { boundNames.contains(name) }
+    /// Whether its path binds a param called `name`. (Read from `segments`, which a
+    /// result reads anyway: a list of the bound names apart was one more cache miss per
+    /// match on a large table.)
+    public func binds(_ name: String) -> Bool {
+        segments.contains { $0.binds(name) }
+    }
 
     /// Where its path binds `name`: the param's depth (where a wildcard starts), its
     /// type, and whether it is the wildcard; nil when it binds no such param.
