@@ -64,11 +64,19 @@ extension RouteTrie {
         return nil
     }
 
-    /// The first param of `candidate` whose segment value fails its type.
+    /// The first param of `candidate` whose segment value fails its type. (Read from
+    /// the pattern's segments, which a result reads anyway, rather than from a list of
+    /// the typed params apart: one object fewer to fetch per match on a large table.)
     func typeFailure(_ candidate: RouteCandidate, _ path: SegmentBuffer) -> TypeFailure? {
-        for typed in candidate.typedDepths {
-            let value = path.bytes[typed.wildcard ? path.tail(typed.depth) : path.range(typed.depth)]
-            if !typed.type.accepts(value) { return TypeFailure(param: typed.name, type: typed.type) }
+        let segments = candidate.segments
+        for depth in segments.indices {
+            switch segments[depth] {
+            case .literal: continue
+            case .param(let name, let type):
+                if !type.accepts(path.bytes[path.range(depth)]) { return TypeFailure(param: name, type: type) }
+            case .wildcard(let name, let type):
+                if !type.accepts(path.bytes[path.tail(depth)]) { return TypeFailure(param: name, type: type) }
+            }
         }
         return nil
     }

@@ -33,9 +33,6 @@ public final class RouteCandidate: Sendable {
     // object header's cache line.
     /// The route's index in the manifest.
     public let route: Int
-    /// Depths of its params (and wildcard) whose type is checked, with the type: what
-    /// a match must verify, without walking the literals.
-    let typedDepths: [(depth: Int, name: String, type: ParamType, wildcard: Bool)]
     public let segments: [SegmentMatcher]
     /// Which of the route's patterns (aliases) this expansion comes from.
     public let patternIndex: Int
@@ -50,15 +47,6 @@ public final class RouteCandidate: Sendable {
         self.segments = segments
         self.priority = priority
         self.name = name
-        var typed: [(depth: Int, name: String, type: ParamType, wildcard: Bool)] = []
-        for (depth, segment) in segments.enumerated() {
-            switch segment {
-            case .literal: continue
-            case .param(let name, let type): if type.isTyped { typed.append((depth, name, type, false)) }
-            case .wildcard(let name, let type): if type.isTyped { typed.append((depth, name, type, true)) }
-            }
-        }
-        self.typedDepths = typed
     }
 
     /// Whether its path binds a param called `name`. (Read from `segments`, which a
