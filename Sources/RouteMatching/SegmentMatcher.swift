@@ -59,14 +59,12 @@ public final class RouteCandidate: Sendable {
     /// Where its path binds `name`: the param's depth (where a wildcard starts), its
     /// type, and whether it is the wildcard; nil when it binds no such param.
     public func binding(_ name: String) -> (depth: Int, type: ParamType, wildcard: Bool)? {
-        for (depth, matcher) in segments.enumerated() {
-            switch matcher {
-            case .param(let bound, let type) where bound == name: return (depth, type, false)
-            case .wildcard(let bound, let type) where bound == name: return (depth, type, true)
-            default: continue
-            }
+        guard let depth = segments.firstIndex(where: { $0.binds(name) }) else { return nil }
+        switch segments[depth] {
+        case .literal: return nil
+        case .param(_, let type): return (depth, type, false)
+        case .wildcard(_, let type): return (depth, type, true)
         }
-        return nil
     }
 
     /// Whether `self` is tried before `other` among candidates of the same shape.

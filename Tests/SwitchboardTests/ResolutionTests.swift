@@ -209,6 +209,23 @@ struct ResolutionTests {
         #expect(m.resolve("/help").paramsText["rest"] == #""""#)
     }
 
+    /// SPEC appendix: a type on a wildcard applies to its joined value; a failing one
+    /// refuses the route (reported in `explain`) and the search goes on.
+    @Test func typedWildcardChecksTheJoinedValue() throws {
+        let m = try Fixtures.compile([
+            #"{"name": "files", "pattern": "/files/:n/*path", "destination": "Files", "params": {"n": {"type": "int"}, "path": {"type": "regex", "pattern": "[a-z/]+"}}}"#,
+            #"{"name": "any", "pattern": "/files/*rest", "destination": "Any"}"#,
+        ])
+        #expect(m.resolve("/files/1/a/b").route?.name == "files")
+        #expect(m.resolve("/files/1/a/b").paramsText["path"] == #""a/b""#)
+        #expect(m.resolve("/files/1/a/B").route?.name == "any")
+        let r = m.resolve("/files/1/a/B", explain: true)
+        #expect(r.explanation?.steps.first?.detail == "param path: not matching /[a-z/]+/")
+        // The first failing param in pattern order is the one reported.
+        let both = m.resolve("/files/x/a/B", explain: true)
+        #expect(both.explanation?.steps.first?.detail == "param n: not an int")
+    }
+
     @Test func tooManyRedirectsAtRunTimeFallBack() throws {
         // A chain of 9 redirects is not a cycle but exceeds the hop limit.
         var routes: [String] = []
