@@ -6,7 +6,7 @@
 
 FROM swift:6.2-bookworm AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libmicrohttpd-dev zlib1g-dev pkg-config \
+ && apt-get install -y --no-install-recommends libmicrohttpd-dev zlib1g-dev pkg-config libcurl4-openssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./

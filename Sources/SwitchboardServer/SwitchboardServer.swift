@@ -74,6 +74,10 @@ public final class SwitchboardServer: Sendable {
         http.host = configuration.host
         http.port = configuration.port
         http.threads = configuration.threads
+        // Caps larger than the descriptors the process may open let one client's idle
+        // connections starve everyone else: raise the soft limit, then fit the caps.
+        let limit = DescriptorLimit.raise()
+        http = limit.fitting(http)
         http.requestHeaders = SwitchboardAPI.requestHeaders
         do {
             daemon = try HTTPDaemon(configuration: http, handler: SwitchboardAPI(store: store, metrics: metrics,
@@ -95,6 +99,8 @@ public final class SwitchboardServer: Sendable {
         logger.notice("serving on \(configuration.host):\(port)", metadata: [
             "path": "\(configuration.manifestPath)", "version": "\(m.version)", "routes": "\(m.routes.count)",
             "etag": "\(store.current.compiled.etag)", "host": "\(configuration.host)", "port": "\(port)",
+            "descriptors": "\(limit.descriptors)", "connections": "\(http.connectionLimit)",
+            "connections_per_address": "\(http.perIPConnectionLimit)",
         ])
     }
 

@@ -20,12 +20,24 @@ struct DeploymentTests {
         try Subprocess.bash(command).stdout
     }
 
-    @Test func theRuntimeStageProvidesEverySharedLibrary() throws {
+    /// The build stage's `swift build` flags (`-c release --static-swift-stdlib ...`).
+    static var buildFlags: [String] {
+        let flat = dockerfile.replacingOccurrences(of: "\\\n", with: " ")
+        guard let build = flat.range(of: "RUN swift build ") else { return [] }
+        return flat[build.upperBound...].split(separator: " ").prefix { $0 != "&&" && !$0.contains("\n") }.map(String.init)
+    }
+
+    /// Every shared library `binary` loads (ldd) comes from a package the runtime stage
+    /// installs or depends on; the Swift runtime's own count only when `swiftRuntime` is
+    /// linked dynamically (a local debug build).
+    static func expectRuntimeStageProvidesLibraries(of binary: URL, swiftRuntimeLinked: Bool) throws {
         let packages = Self.runtimePackages
         #expect(packages.contains("libmicrohttpd12"))
-        // The Swift runtime is linked statically in the image (--static-swift-stdlib), so
-        // only libraries outside the toolchain must come from packages.
-        let libraries = try Self.shell("ldd '\(CLI.executable.path)'").split(separator: "\n").compactMap { line -> String? in
+        let lines = try Self.shell("ldd '\(binary.path)'").split(separator: "\n")
+        if !swiftRuntimeLinked {
+            #expect(!lines.contains { $0.contains("libswiftCore") || $0.contains("libFoundation") }, "\(lines)")
+        }
+        let libraries = lines.compactMap { line -> String? in
             let parts = line.split(separator: " ")
             guard parts.count >= 3, parts[1] == "=>", !parts[2].contains("/swift/") else { return nil }
             return String(parts[2])
@@ -40,6 +52,26 @@ struct DeploymentTests {
             #expect(!owner.isEmpty, "no package owns \(library)")
             #expect(closure.contains(owner), "\(library) comes from \(owner), which the runtime stage does not install")
         }
+    }
+
+    @Test func theRuntimeStageProvidesEverySharedLibrary() throws {
+        try Self.expectRuntimeStageProvidesLibraries(of: CLI.executable, swiftRuntimeLinked: true)
+    }
+
+    /// The binary the image ships, built exactly as the Dockerfile's build stage does
+    /// (`--static-swift-stdlib` links FoundationNetworking's libcurl, which needs
+    /// libcurl4-openssl-dev), in a scratch folder of its own: its libraries all come from
+    /// the runtime stage's packages.
+    @Test func theStaticBuildOfTheDockerfileRunsOnTheRuntimeStage() throws {
+        let flags = Self.buildFlags
+        #expect(flags.contains("--static-swift-stdlib"), "\(flags)")
+        let scratch = CLI.packageRoot.appendingPathComponent(".build-static")
+        let swift = try Subprocess.tool("swift", package: "the Swift toolchain")
+        let build = try Subprocess.run(swift, ["build"] + flags + ["--scratch-path", scratch.path])
+        try #require(build.status == 0, "swift build \(flags.joined(separator: " ")) failed:\n\(build.stdout.suffix(3000))\n\(build.stderr.suffix(2000))")
+        let bin = try Subprocess.run(swift, ["build"] + flags + ["--scratch-path", scratch.path, "--show-bin-path"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try Self.expectRuntimeStageProvidesLibraries(of: URL(fileURLWithPath: bin).appendingPathComponent("switchboard"), swiftRuntimeLinked: false)
     }
 
     @Test func theEntrypointStartsTheServer() throws {

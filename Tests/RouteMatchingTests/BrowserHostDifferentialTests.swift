@@ -54,7 +54,9 @@ struct BrowserHostDifferentialTests {
         """
         let payload = inputs.map { String(decoding: try! JSONSerialization.data(withJSONObject: $0, options: .fragmentsAllowed), as: UTF8.self) }
             .joined(separator: "\n")
-        let data = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["node", "-e", script], stdin: Data(payload.utf8)).stdoutData
+        let node = try Subprocess.run(Subprocess.tool("node", package: "nodejs"), ["-e", script], stdin: Data(payload.utf8))
+        #expect(node.status == 0, "node: \(node.stderr)")
+        let data = node.stdoutData
         let parsed = try #require(try JSONSerialization.jsonObject(with: data) as? [Any])
         return parsed.map { item in
             guard let triple = item as? [String], triple.count == 3 else { return nil }

@@ -107,6 +107,6 @@ final class ManifestEndpointTests {
     }
 
     func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        [UInt8](try Subprocess.run(URL(fileURLWithPath: "/bin/gzip"), ["-dc"], stdin: Data(bytes)).stdoutData)
+        [UInt8](try Subprocess.run(Subprocess.tool("gzip", package: "gzip"), ["-dc"], stdin: Data(bytes)).stdoutData)
     }
 }

@@ -22,8 +22,8 @@ struct OpenAPITests {
         // Validated by the reference validator (PyPI's openapi-spec-validator).
         let file = live.folder.url.appendingPathComponent("openapi.json")
         try Data(r.body).write(to: file)
-        let validator = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), [
-            "python3", "-c", "import json, sys\nfrom openapi_spec_validator import validate\nvalidate(json.load(open(sys.argv[1])))", file.path,
+        let validator = try Subprocess.run(Subprocess.python(), [
+            "-c", "import json, sys\nfrom openapi_spec_validator import validate\nvalidate(json.load(open(sys.argv[1])))", file.path,
         ])
         #expect(validator.status == 0, "\(validator.stderr)")
     }

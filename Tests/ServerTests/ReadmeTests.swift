@@ -46,6 +46,7 @@ struct ReadmeTests {
     @Test func runnableBlocksPrintWhatTheREADMEShows() throws {
         let blocks = try Self.blocks()
         #expect(blocks.count >= 2)
+        _ = try Subprocess.tool("curl", package: "curl")
         let served = try ServeProcessTests.Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path])
         defer { _ = served.stop() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-readme-\(UUID().uuidString)")

@@ -10,6 +10,40 @@ public enum Subprocess {
         public var stdout: String { String(decoding: stdoutData, as: UTF8.self) }
     }
 
+    /// A program a test needs is not installed.
+    public struct ToolMissing: Error, CustomStringConvertible {
+        public let tool: String
+        public let package: String
+        public var description: String {
+            "\(tool) is not installed, and this test needs it: `bash .ci/install --test` installs it (\(package))"
+        }
+    }
+
+    /// `name` found on the PATH, or ``ToolMissing`` naming what installs it, so a test
+    /// that needs an outside tool fails alone and says why.
+    public static func tool(_ name: String, package: String) throws -> URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw ToolMissing(tool: name, package: "Debian package \(package)")
+    }
+
+    /// The Python of the tests' virtual environment (`.build/venv`, made by
+    /// `.ci/install --test` with the packages of `.ci/pip-packages`).
+    public static func python() throws -> URL {
+        let venv = packageRoot.appendingPathComponent(".build/venv/bin/python3")
+        guard FileManager.default.isExecutableFile(atPath: venv.path) else {
+            throw ToolMissing(tool: ".build/venv/bin/python3", package: "a virtual environment with .ci/pip-packages")
+        }
+        return venv
+    }
+
+    /// A child that exits before reading all its input must fail one test, not kill the
+    /// test process with SIGPIPE: ignored once, before the first child starts.
+    private static let brokenPipesIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// The package's root folder.
     public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -26,6 +60,7 @@ public enum Subprocess {
     /// `environment` entries are added to this process's environment.
     public static func run(_ executable: URL, _ arguments: [String], stdin: Data = Data(),
                            environment: [String: String] = [:], in directory: URL = packageRoot) throws -> Output {
+        Self.brokenPipesIgnored
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -39,7 +74,8 @@ public enum Subprocess {
         process.standardError = err
         try process.run()
         let writer = Thread {
-            input.fileHandleForWriting.write(stdin)
+            // A child that exits early closes the pipe: EPIPE, not a crash.
+            try? input.fileHandleForWriting.write(contentsOf: stdin)
             try? input.fileHandleForWriting.close()
         }
         writer.start()

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `Config/kubernetes` rendered as `kubectl apply -k` would (no cluster here): the
+/// resources the kustomization lists, the ConfigMap it generates, and the references
+/// between them held against what the server needs.
+struct KubernetesTests {
+    static let folder = CLI.packageRoot.appendingPathComponent("Config/kubernetes")
+
+    static func read(_ name: String) throws -> String {
+        try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    static func map(_ value: Any?, _ key: String) throws -> [String: Any] {
+        try #require((value as? [String: Any])?[key] as? [String: Any], "no mapping at \(key)")
+    }
+
+    static func list(_ value: Any?, _ key: String) throws -> [Any] {
+        try #require((value as? [String: Any])?[key] as? [Any], "no sequence at \(key)")
+    }
+
+    /// The kustomization's resources by kind, and the ConfigMap it generates (name, data).
+    struct Rendered {
+        var resources: [String: [String: Any]] = [:]
+        var configMap: (name: String, data: [String: String]) = ("", [:])
+    }
+
+    static func render() throws -> Rendered {
+        let kustomization = try #require(try YAML.documents(read("kustomization.yaml")).first as? [String: Any])
+        #expect(kustomization["kind"] as? String == "Kustomization")
+        var rendered = Rendered()
+        for case let file as String in try list(kustomization, "resources") {
+            for case let document as [String: Any] in try YAML.documents(read(file)) {
+                let kind = try #require(document["kind"] as? String, "\(file) has no kind")
+                #expect(rendered.resources[kind] == nil, "two \(kind)s")
+                rendered.resources[kind] = document
+            }
+        }
+        let generators = try list(kustomization, "configMapGenerator")
+        #expect(generators.count == 1)
+        let generator = try #require(generators.first as? [String: Any])
+        var data: [String: String] = [:]
+        for case let file as String in try list(generator, "files") {
+            let parts = file.split(separator: "=", maxSplits: 1).map(String.init)
+            data[parts[0]] = try read(parts.count == 2 ? parts[1] : parts[0])
+        }
+        rendered.configMap = (try #require(generator["name"] as? String), data)
+        // Without a hash suffix the generated name is the name written, so an edit updates
+        // the ConfigMap in place (a volume update, hot-reloaded) instead of rolling out.
+        #expect(try map(kustomization, "generatorOptions")["disableNameSuffixHash"] as? String == "true")
+        return rendered
+    }
+
+    @Test func theKustomizationListsTheWholeDeployment() throws {
+        let rendered = try Self.render()
+        #expect(Set(rendered.resources.keys) == ["Deployment", "Service", "PodDisruptionBudget", "HorizontalPodAutoscaler"])
+    }
+
+    @Test func theGeneratedConfigMapHoldsTheBundledManifest() throws {
+        let rendered = try Self.render()
+        let manifest = try #require(rendered.configMap.data["routes.json"])
+        let bundled = try String(contentsOf: CLI.packageRoot.appendingPathComponent("Config/routes.json"), encoding: .utf8)
+        #expect(manifest == bundled, "Config/kubernetes/routes.json differs from Config/routes.json: copy it over (kustomize reads only files below its folder)")
+        let file = try CLI.temporaryFile(manifest, name: "routes.json")
+        let check = try CLI.run(["check", file])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    @Test func theDeploymentMountsTheConfigMapAsAFolderAndProbesTheServer() throws {
+        let rendered = try Self.render()
+        let deployment = try #require(rendered.resources["Deployment"])
+        let spec = try Self.map(deployment, "spec")
+        #expect(spec["replicas"] == nil, "the HorizontalPodAutoscaler owns the replica count")
+        let template = try Self.map(spec, "template")
+        let podLabels = try Self.map(Self.map(template, "metadata"), "labels") as? [String: String]
+        #expect(try Self.map(Self.map(spec, "selector"), "matchLabels") as? [String: String] == podLabels)
+        let pod = try Self.map(template, "spec")
+        let container = try #require(try Self.list(pod, "containers").first as? [String: Any])
+        var environment: [String: String] = [:]
+        for case let variable as [String: Any] in try Self.list(container, "env") {
+            environment[variable["name"] as? String ?? ""] = variable["value"] as? String
+        }
+        let config = try #require(environment["SWITCHBOARD_CONFIG"])
+        #expect(environment["SWITCHBOARD_HOST"] == "0.0.0.0")
+
+        // The ConfigMap's volume is mounted as the manifest's folder, never by subPath
+        // (a subPath mount is never updated, so the manifest would never reload).
+        let volume = try #require(try Self.list(pod, "volumes").compactMap { $0 as? [String: Any] }
+            .first { (try? Self.map($0, "configMap")["name"] as? String) == rendered.configMap.name })
+        let mount = try #require(try Self.list(container, "volumeMounts").compactMap { $0 as? [String: Any] }
+            .first { $0["name"] as? String == volume["name"] as? String })
+        #expect(mount["subPath"] == nil)
+        let mountPath = try #require(mount["mountPath"] as? String)
+        #expect(config == mountPath + "/" + "routes.json" && rendered.configMap.data["routes.json"] != nil)
+
+        // Probes on the container's named port, which is the port the server listens on.
+        let ports = try Self.list(container, "ports").compactMap { $0 as? [String: Any] }
+        let http = try #require(ports.first { $0["name"] as? String == "http" })
+        #expect(http["containerPort"] as? String == environment["SWITCHBOARD_PORT"])
+        let readiness = try Self.map(Self.map(container, "readinessProbe"), "httpGet")
+        let liveness = try Self.map(Self.map(container, "livenessProbe"), "httpGet")
+        #expect(readiness["path"] as? String == "/readyz" && readiness["port"] as? String == "http")
+        #expect(liveness["path"] as? String == "/healthz" && liveness["port"] as? String == "http")
+        // The autoscaler's utilization is a share of the CPU request: there must be one.
+        #expect(try Self.map(Self.map(container, "resources"), "requests")["cpu"] != nil)
+    }
+
+    @Test func serviceBudgetAndAutoscalerPointAtTheDeployment() throws {
+        let rendered = try Self.render()
+        let deployment = try #require(rendered.resources["Deployment"])
+        let name = try Self.map(deployment, "metadata")["name"] as? String
+        let podLabels = try Self.map(Self.map(Self.map(Self.map(deployment, "spec"), "template"), "metadata"), "labels") as? [String: String]
+        let service = try #require(rendered.resources["Service"])
+        #expect(try Self.map(service, "spec")["selector"] as? [String: String] == podLabels)
+        #expect(try Self.list(Self.map(service, "spec"), "ports").contains { ($0 as? [String: Any])?["targetPort"] as? String == "http" })
+        let budget = try #require(rendered.resources["PodDisruptionBudget"])
+        #expect(try Self.map(Self.map(budget, "spec"), "selector")["matchLabels"] as? [String: String] == podLabels)
+        let autoscaler = try #require(rendered.resources["HorizontalPodAutoscaler"])
+        let target = try Self.map(Self.map(autoscaler, "spec"), "scaleTargetRef")
+        #expect(target["kind"] as? String == "Deployment" && target["name"] as? String == name)
+        let metric = try #require(try Self.list(Self.map(autoscaler, "spec"), "metrics").first as? [String: Any])
+        #expect(try Self.map(metric, "resource")["name"] as? String == "cpu")
+        #expect(Int(try Self.map(autoscaler, "spec")["minReplicas"] as? String ?? "") ?? 0 >= 2)
+    }
+
+    @Test func theYAMLReaderReadsWhatTheFilesUse() throws {
+        let documents = try YAML.documents("""
+            # comment
+            a: 1 # trailing
+            b:
+              - x
+              - "y # not a comment"
+              - k: v
+                l: w
+            c:
+            - one
+            ---
+            d: 'e'
+            """)
+        #expect(documents.count == 2)
+        let first = try #require(documents.first as? [String: Any])
+        #expect(first["a"] as? String == "1")
+        let b = try #require(first["b"] as? [Any])
+        #expect(b.count == 3 && b[1] as? String == "y # not a comment")
+        #expect((b[2] as? [String: Any])?["l"] as? String == "w")
+        #expect(first["c"] as? [String] == ["one"])
+        #expect((documents[1] as? [String: Any])?["d"] as? String == "e")
+        #expect(throws: YAML.Error.self) { try YAML.documents("a: 1\n  b: 2\n") }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `Config/systemd/switchboard.service`: accepted by `systemd-analyze verify` with the
+/// built binary in place of the installed one, and its command line serves.
+@Suite(.serialized)
+struct SystemdUnitTests {
+    static let unit = (try? String(contentsOf: CLI.packageRoot.appendingPathComponent("Config/systemd/switchboard.service"), encoding: .utf8)) ?? ""
+
+    /// The values of `key` in the unit, in order.
+    static func values(_ key: String) -> [String] {
+        unit.split(separator: "\n").compactMap { line in
+            line.hasPrefix(key + "=") ? String(line.dropFirst(key.count + 1)) : nil
+        }
+    }
+
+    static var execStart: [String] { (values("ExecStart").first ?? "").split(separator: " ").map(String.init) }
+
+    @Test func systemdAnalyzeVerifiesTheUnit() throws {
+        let analyze = try Subprocess.tool("systemd-analyze", package: "systemd")
+        let installed = try #require(Self.execStart.first)
+        let file = URL(fileURLWithPath: try CLI.temporaryFile("", name: "switchboard.service"))
+        try Self.unit.replacingOccurrences(of: installed, with: CLI.executable.path).write(to: file, atomically: true, encoding: .utf8)
+        let verify = try Subprocess.run(analyze, ["verify", file.path])
+        #expect(verify.status == 0 && verify.stderr.isEmpty && verify.stdout.isEmpty, "\(verify.stdout)\(verify.stderr)")
+    }
+
+    @Test func theUnitRunsAsAHardenedDynamicUserWithRoomForConnections() {
+        #expect(Self.values("ExecReload") == ["/bin/kill -HUP $MAINPID"])
+        #expect(Self.values("DynamicUser") == ["yes"])
+        #expect(Self.values("ProtectSystem") == ["strict"])
+        #expect(Self.values("NoNewPrivileges") == ["yes"])
+        #expect(Self.values("ConfigurationDirectory") == ["switchboard"])
+        let files = Int(Self.values("LimitNOFILE").first ?? "") ?? 0
+        #expect(files >= 4096, "LimitNOFILE should leave room for the 4,096 connections the server allows")
+        let stop = Int(Self.values("TimeoutStopSec").first ?? "") ?? 0
+        #expect(stop > 10, "the server takes up to 10 s to finish in-flight requests")
+    }
+
+    @Test func theUnitsCommandLineServesTheManifestUnderEtc() throws {
+        var arguments = Array(Self.execStart.dropFirst())
+        let config = try #require(arguments.firstIndex(of: "--config"))
+        #expect(arguments[config + 1] == "/etc/switchboard/routes.json")
+        arguments[config + 1] = CLI.packageRoot.appendingPathComponent("Config/routes.json").path
+        let port = try #require(arguments.firstIndex(of: "--port"))
+        arguments[port + 1] = "0"
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = arguments
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        var log = ""
+        while !log.contains("serving on") {
+            let data = err.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            log += String(decoding: data, as: UTF8.self)
+        }
+        #expect(log.contains("serving on 127.0.0.1:"), "\(log)")
+        // SIGHUP, what ExecReload sends, reloads rather than stops.
+        kill(process.processIdentifier, SIGHUP)
+        while !log.contains("SIGHUP") {
+            let data = err.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            log += String(decoding: data, as: UTF8.self)
+        }
+        #expect(process.isRunning, "\(log)")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
