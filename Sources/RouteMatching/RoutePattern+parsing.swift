@@ -7,7 +7,7 @@ public enum PatternError: Error, Sendable, Equatable, CustomStringConvertible {
     case nestedOptional
     case unbalancedParenthesis
     case emptyOptionalGroup
-    case optionalGroupWithoutSlash
+    case optionalGroupForm
     case textAfterGroup
     case tooManyOptionalGroups(Int)
     case wildcardNotLast
@@ -36,7 +36,7 @@ public enum PatternError: Error, Sendable, Equatable, CustomStringConvertible {
         case .nestedOptional: return "optional groups may not nest"
         case .unbalancedParenthesis: return "unbalanced parenthesis"
         case .emptyOptionalGroup: return "optional group is empty"
-        case .optionalGroupWithoutSlash: return "an optional group must start with '/', as in '(/:tab)'"
+        case .optionalGroupForm: return "an optional group holds whole segments: '(/seg...)' after a segment, as in '/artist/:id(/:tab)', or '(seg/...)' right after a '/', as in '/(app/):object'"
         case .textAfterGroup: return "an optional group must be followed by '/', '(' or the end of the pattern"
         case .tooManyOptionalGroups(let n): return "\(n) optional groups; at most \(RoutePattern.maxOptionalGroups) are allowed"
         case .wildcardNotLast: return "a wildcard must be the last segment"
@@ -66,53 +66,83 @@ extension RoutePattern {
         }
         var parts: [Part] = []
         var flat: [PatternSegment] = []
+        // The open group's segments, and whether it was opened right after a '/'
+        // (`(seg/...)`, each segment followed by '/') rather than after a segment (`(/seg...)`).
         var group: [PatternSegment]? = nil
+        var groupAfterSlash = false
         var groups = 0
-        var i = 0
-        var justClosedGroup = false
+        // Just past a '/': a segment, a `(seg/` group, the close of one, or the end may follow.
+        var afterSlash = true
+        var i = 1
         // Reported after the whole pattern has parsed, as the later problems they are.
         var wildcardNotLast = false
         var duplicate: String? = nil
         while i < bytes.count {
             let b = bytes[i]
-            switch b {
-            case UInt8(ascii: "("):
-                guard group == nil else { throw .nestedOptional }
-                guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "/") else {
-                    if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "(") { throw .nestedOptional }
-                    throw i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: ")") ? .emptyOptionalGroup : .optionalGroupWithoutSlash
-                }
-                group = []
-                groups += 1
-                i += 1
-                justClosedGroup = false
-            case UInt8(ascii: ")"):
-                guard let g = group else { throw .unbalancedParenthesis }
-                guard !g.isEmpty else { throw .emptyOptionalGroup }
-                parts.append(.optional(g))
-                group = nil
-                i += 1
-                justClosedGroup = true
-            case UInt8(ascii: "/"):
-                var end = i + 1
-                while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "("), bytes[end] != UInt8(ascii: ")") {
-                    end += 1
-                }
-                if end == i + 1 {
-                    // A lone trailing '/' (or the root pattern) adds nothing; '//' is an error.
-                    guard end == bytes.count, group == nil else { throw .emptySegment }
+            if afterSlash {
+                switch b {
+                case UInt8(ascii: "("):
+                    guard group == nil else { throw .nestedOptional }
+                    guard i + 1 < bytes.count, bytes[i + 1] != UInt8(ascii: ")") else { throw .emptyOptionalGroup }
+                    guard bytes[i + 1] != UInt8(ascii: "/"), bytes[i + 1] != UInt8(ascii: "(") else {
+                        throw bytes[i + 1] == UInt8(ascii: "(") ? .nestedOptional : .emptySegment
+                    }
+                    group = []
+                    groupAfterSlash = true
+                    groups += 1
+                    i += 1
+                case UInt8(ascii: ")"):
+                    // `(rest/)` closes just after its last '/'; `(/a/)` may not end in one.
+                    guard let g = group else { throw .unbalancedParenthesis }
+                    guard groupAfterSlash else { throw g.isEmpty ? .emptyOptionalGroup : .optionalGroupForm }
+                    parts.append(.optional(g))
+                    group = nil
+                    i += 1
+                case UInt8(ascii: "/"):
+                    throw .emptySegment
+                default:
+                    var end = i
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "("), bytes[end] != UInt8(ascii: ")") {
+                        end += 1
+                    }
+                    let segment = try Self.parseSegment(bytes, i..<end)
+                    if let name = segment.paramName, duplicate == nil, flat.contains(where: { $0.paramName == name }) { duplicate = name }
+                    if case .wildcard = flat.last { wildcardNotLast = true }
+                    flat.append(segment)
+                    if group != nil { group!.append(segment) } else { parts.append(.segment(segment)) }
+                    // In a `(seg/...)` group every segment is followed by '/'.
+                    if group != nil, groupAfterSlash, end == bytes.count || bytes[end] != UInt8(ascii: "/") { throw .optionalGroupForm }
                     i = end
-                    continue
+                    afterSlash = false
                 }
-                let segment = try Self.parseSegment(bytes, (i + 1)..<end)
-                if let name = segment.paramName, duplicate == nil, flat.contains(where: { $0.paramName == name }) { duplicate = name }
-                if case .wildcard = flat.last { wildcardNotLast = true }
-                flat.append(segment)
-                if group != nil { group!.append(segment) } else { parts.append(.segment(segment)) }
-                i = end
-                justClosedGroup = false
-            default:
-                throw justClosedGroup ? .textAfterGroup : .unbalancedParenthesis
+            } else {
+                switch b {
+                case UInt8(ascii: "/"):
+                    i += 1
+                    afterSlash = true
+                    // A trailing '/' adds nothing (the manifest warns); one inside a group is an error.
+                    if i == bytes.count, group != nil { throw .unbalancedParenthesis }
+                case UInt8(ascii: "("):
+                    guard group == nil else { throw .nestedOptional }
+                    guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "/") else {
+                        if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "(") { throw .nestedOptional }
+                        throw i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: ")") ? .emptyOptionalGroup : .optionalGroupForm
+                    }
+                    group = []
+                    groupAfterSlash = false
+                    groups += 1
+                    i += 2
+                    afterSlash = true
+                case UInt8(ascii: ")"):
+                    guard let g = group, !groupAfterSlash else { throw group == nil ? .unbalancedParenthesis : .optionalGroupForm }
+                    parts.append(.optional(g))
+                    group = nil
+                    i += 1
+                    // After `(/seg)`: '/', another group or the end.
+                    if i < bytes.count, bytes[i] != UInt8(ascii: "/"), bytes[i] != UInt8(ascii: "(") { throw .textAfterGroup }
+                default:
+                    throw .unbalancedParenthesis
+                }
             }
         }
         guard group == nil else { throw .unbalancedParenthesis }

@@ -1,12 +1,15 @@
-/// A parsed route pattern: `/artist/:id(/:tab)`, `/*rest`.
+/// A parsed route pattern: `/artist/:id(/:tab)`, `/(app/):object/:id`, `/*rest`.
 ///
-/// Optional groups in parentheses may follow one another (a run of them expands like
-/// JLRoutes: `/a(/b)(/c)` is `/a/b/c`, `/a/b`, `/a`) but may not nest. Each expansion
-/// is its own candidate in the trie.
+/// Optional groups in parentheses hold whole segments, written `(/seg...)` after a
+/// segment or `(seg/...)` right after a `/`; they may stand anywhere and follow one
+/// another but may not nest. A pattern with n groups stands for the 2^n patterns that
+/// keep any subset of them, in order (as JLRoutes expands them); each expansion is its
+/// own candidate in the trie.
 ///
 /// ```swift
-/// let pattern = try RoutePattern(parsing: "/artist/:id(/:tab)")
-/// pattern.expansions // [[artist, :id, :tab], [artist, :id]]
+/// let pattern = try RoutePattern(parsing: "/path/:thing(/new)(/next/:other)")
+/// pattern.expansions.map { "/" + $0.map(\.description).joined(separator: "/") }
+/// // ["/path/:thing/new/next/:other", "/path/:thing/new", "/path/:thing/next/:other", "/path/:thing"]
 /// ```
 public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     /// At most this many optional groups in one pattern.
@@ -36,40 +39,72 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Names of params that appear only inside optional groups.
+    /// Names of params inside optional groups.
     public var optionalParamNames: Set<String> {
         var names = Set<String>()
         for case .optional(let group) in parts { names.formUnion(group.compactMap(\.paramName)) }
         return names
     }
 
-    /// Every concrete segment list this pattern matches, longest first within a run of
-    /// adjacent groups. Computed once, when parsed: redirects read it per request.
+    /// Names of params outside optional groups: bound by every expansion.
+    public var requiredParamNames: Set<String> {
+        var names = Set<String>()
+        for case .segment(let segment) in parts { if let name = segment.paramName { names.insert(name) } }
+        return names
+    }
+
+    /// The number of optional groups.
+    public var optionalGroupCount: Int {
+        parts.reduce(0) { count, part in
+            if case .optional = part { return count + 1 }
+            return count
+        }
+    }
+
+    /// Every concrete segment list this pattern matches, one per subset of its optional
+    /// groups. Computed once, when parsed: redirects read it per request.
+    ///
+    /// Ordered by the groups kept, compared as lists of group indices, a list before its
+    /// own prefixes: `(/a)(/b)` gives `[a, b]`, `[a]`, `[b]`, `[]`. So among expansions of
+    /// the same shape the one keeping the earlier groups comes first and wins (SPEC §1),
+    /// and the first expansion whose params are all bound is the fullest such.
     public let expansions: [[PatternSegment]]
 
-    static func expansions(of parts: [Part]) -> [[PatternSegment]] {
-        var results: [[PatternSegment]] = [[]]
-        var index = 0
-        while index < parts.count {
-            switch parts[index] {
-            case .segment(let s):
-                for k in results.indices { results[k].append(s) }
-                index += 1
-            case .optional:
-                var run: [[PatternSegment]] = []
-                while index < parts.count, case .optional(let group) = parts[index] {
-                    run.append(group)
-                    index += 1
-                }
-                var next: [[PatternSegment]] = []
-                for prefix in results {
-                    for taken in stride(from: run.count, through: 0, by: -1) {
-                        next.append(prefix + run[..<taken].flatMap { $0 })
-                    }
-                }
-                results = next
-            }
+    /// The optional groups (0-based, in pattern order) kept by each of ``expansions``.
+    public var keptGroups: [[Int]] { Self.subsets(of: optionalGroupCount) }
+
+    /// The subsets of `0..<count` in expansion order.
+    static func subsets(of count: Int) -> [[Int]] {
+        var out: [[Int]] = []
+        out.reserveCapacity(1 << count)
+        func visit(_ kept: [Int], from next: Int) {
+            for group in next..<count { visit(kept + [group], from: group + 1) }
+            out.append(kept)
         }
-        return results
+        visit([], from: 0)
+        return out
+    }
+
+    static func expansions(of parts: [Part]) -> [[PatternSegment]] {
+        var groups: [[PatternSegment]] = []
+        for case .optional(let group) in parts { groups.append(group) }
+        return subsets(of: groups.count).map { kept in
+            var segments: [PatternSegment] = []
+            var group = 0
+            for part in parts {
+                switch part {
+                case .segment(let s): segments.append(s)
+                case .optional(let g):
+                    if kept.contains(group) { segments += g }
+                    group += 1
+                }
+            }
+            return segments
+        }
+    }
+
+    /// An expansion as a pattern without groups: `/path/:thing/next/:other`.
+    public static func text(of expansion: [PatternSegment]) -> String {
+        "/" + expansion.map(\.description).joined(separator: "/")
     }
 }

@@ -38,15 +38,20 @@ public final class RouteCandidate: Sendable {
     public let patternIndex: Int
     /// Higher first among candidates of the same shape.
     public let priority: Int
-    /// The route's name: the last tie-break, so order never depends on the file.
+    /// The route's name: the tie-break between routes, so order never depends on the file.
     public let name: String
+    /// Which expansion of the pattern this is (``RoutePattern/expansions``): the last
+    /// tie-break, so of two expansions of one pattern with the same shape the one keeping
+    /// the earlier optional groups wins.
+    public let expansion: Int
 
-    public init(route: Int, patternIndex: Int, segments: [SegmentMatcher], priority: Int, name: String) {
+    public init(route: Int, patternIndex: Int, expansion: Int = 0, segments: [SegmentMatcher], priority: Int, name: String) {
         self.route = route
         self.patternIndex = patternIndex
         self.segments = segments
         self.priority = priority
         self.name = name
+        self.expansion = expansion
     }
 
     /// Whether its path binds a param called `name`. (Read from `segments`, which a
@@ -71,6 +76,7 @@ public final class RouteCandidate: Sendable {
     func precedes(_ other: RouteCandidate) -> Bool {
         if priority != other.priority { return priority > other.priority }
         if name != other.name { return name < other.name }
-        return patternIndex < other.patternIndex
+        if patternIndex != other.patternIndex { return patternIndex < other.patternIndex }
+        return expansion < other.expansion
     }
 }

@@ -51,7 +51,9 @@ final class ServedManifest: Sendable {
     }
 
     /// The shape Eigen's clients read: `{"id","name","created_at","updated_at",
-    /// "features","messages","routes":[{"name","path"}]}`, one entry per pattern.
+    /// "features","messages","routes":[{"name","path"}]}`, one entry per pattern;
+    /// `features` and `messages` as the manifest has them (Echo's arrays of
+    /// `{"name","value"}` and `{"name","content"}`), `[]` when it has none.
     static func echoJSON(_ m: Manifest) -> JSONValue {
         let stamp: JSONValue = m.updatedAt.map { .string($0) } ?? .null
         return .object([
@@ -59,8 +61,8 @@ final class ServedManifest: Sendable {
             .init("name", .string("switchboard")),
             .init("created_at", stamp),
             .init("updated_at", stamp),
-            .init("features", m.features ?? .object([])),
-            .init("messages", m.messages ?? .object([])),
+            .init("features", m.features ?? .array([])),
+            .init("messages", m.messages ?? .array([])),
             .init("routes", .array(m.routes.flatMap { route in
                 route.patterns.map { .object([.init("name", .string(route.name)), .init("path", .string($0.text))]) }
             })),

@@ -46,7 +46,7 @@ public final class CompiledManifest: Sendable {
         // The structural checks run even after decoding problems, on the routes that
         // decoded, so that one run reports every problem.
         let (general, byHost) = Self.compile(manifest)
-        var validator = ManifestValidator(manifest: manifest, general: general, byHost: byHost)
+        var validator = ManifestValidator(manifest: manifest, general: general, byHost: byHost, hostKeys: decoder.hostKeys)
         diagnostics += validator.validate()
         diagnostics.sort { Self.pointerOrder($0.pointer, $1.pointer) }
         guard !diagnostics.contains(where: { $0.severity == .error }) else { throw ManifestError(diagnostics: diagnostics) }
@@ -83,9 +83,10 @@ public final class CompiledManifest: Sendable {
         var byHost: [String: [RouteCandidate]] = [:]
         for (r, route) in manifest.routes.enumerated() {
             for (p, pattern) in route.patterns.enumerated() {
-                for expansion in pattern.expansions {
+                for (e, expansion) in pattern.expansions.enumerated() {
                     let segments = expansion.map { matcher(for: $0, in: route, caseSensitive: manifest.caseSensitive) }
-                    let candidate = RouteCandidate(route: r, patternIndex: p, segments: segments, priority: route.priority, name: route.name)
+                    let candidate = RouteCandidate(route: r, patternIndex: p, expansion: e, segments: segments,
+                                                   priority: route.priority, name: route.name)
                     if let hosts = route.hosts {
                         for host in hosts { byHost[host, default: []].append(candidate) }
                     } else {

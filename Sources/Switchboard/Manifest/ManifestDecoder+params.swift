@@ -3,13 +3,17 @@ import RouteMatching
 extension ManifestDecoder {
     static let paramKeys = ["type", "values", "pattern", "required", "default", "description"]
 
-    mutating func decodeParams(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, pathParams: [String], optionalParams: [String]) -> [ParamDeclaration] {
+    /// `boundByEveryExpansion`: the params in the path of every expansion of every
+    /// pattern (outside optional groups, in every alias): `required` by default. Anywhere
+    /// else a param is a query param in some expansion, optional by default (SPEC:
+    /// `required` defaults are decided per pattern and per expansion).
+    mutating func decodeParams(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, boundByEveryExpansion: Set<String>) -> [ParamDeclaration] {
         var declared: [ParamDeclaration] = []
         if let value {
             if let members = value.objectMembers {
                 for member in members {
                     if let d = decodeParam(member.key, member.value, pointer().appending(member.key),
-                                           inPath: pathParams.contains(member.key), optional: optionalParams.contains(member.key)) {
+                                           requiredByDefault: boundByEveryExpansion.contains(member.key)) {
                         declared.append(d)
                     }
                 }
@@ -20,7 +24,7 @@ extension ManifestDecoder {
         return declared
     }
 
-    private mutating func decodeParam(_ name: String, _ value: JSONValue, _ pointer: @autoclosure () -> JSONPointer, inPath: Bool, optional: Bool) -> ParamDeclaration? {
+    private mutating func decodeParam(_ name: String, _ value: JSONValue, _ pointer: @autoclosure () -> JSONPointer, requiredByDefault: Bool) -> ParamDeclaration? {
         guard let members = value.objectMembers else {
             error("type-mismatch", pointer(), "a param declaration is an object such as {\"type\": \"int\"}")
             return nil
@@ -63,7 +67,7 @@ extension ManifestDecoder {
         if value["values"] != nil, case .enumeration = type {} else if value["values"] != nil {
             warning("unknown-field", pointer().appending("values"), "\"values\" applies to enum params only")
         }
-        let required = bool(value["required"], pointer().appending("required")) ?? (inPath && !optional)
+        let required = bool(value["required"], pointer().appending("required")) ?? requiredByDefault
         let defaultValue = value["default"]
         if let defaultValue, !Self.defaultFits(defaultValue, type) {
             error("invalid-default", pointer().appending("default"), "default \(Self.show(defaultValue)) is not a valid \(type)")

@@ -61,8 +61,8 @@ extension ManifestDecoder {
         let presentation = value["presentation"].flatMap { decodePresentation($0, pointer().appending("presentation")) } ?? .push
 
         let pathParams = patterns.flatMap(\.paramNames)
-        let optionalParams = patterns.flatMap(\.optionalParamNames)
-        let params = decodeParams(value["params"], pointer().appending("params"), pathParams: pathParams, optionalParams: optionalParams)
+        let boundEverywhere = patterns.dropFirst().reduce(patterns.first?.requiredParamNames ?? []) { $0.intersection($1.requiredParamNames) }
+        let params = decodeParams(value["params"], pointer().appending("params"), boundByEveryExpansion: boundEverywhere)
         let known = pathParams + params.map(\.name)
         let inject = decodeInject(value["inject"], pointer().appending("inject"), known: known)
         let variants = decodeVariants(value["variants"], pointer().appending("variants"))
@@ -99,7 +99,11 @@ extension ManifestDecoder {
             return nil
         }
         do {
-            return try RoutePattern(parsing: text)
+            let parsed = try RoutePattern(parsing: text)
+            if text.utf8.count > 1, text.utf8.last == UInt8(ascii: "/") {
+                warning("trailing-slash", pointer(), "\"\(text)\": the trailing slash is ignored (URLs lose theirs too); write \"\(text.dropLast())\"")
+            }
+            return parsed
         } catch {
             self.error(error.code, pointer(), "\"\(text)\": \(error)")
             return nil
@@ -176,10 +180,16 @@ extension ManifestDecoder {
         }
         return members.compactMap { member in
             if let ref = member.value.objectMembers, ref.count == 1, ref[0].key == "param" {
-                guard let source = ref[0].value.stringValue, known.contains(source) else {
-                    error("unknown-param", pointer().appending(member.key).appending("param"),
-                          "\(Self.show(ref[0].value)) is not a param of this route")
+                guard let source = ref[0].value.stringValue, !source.isEmpty else {
+                    error("type-mismatch", pointer().appending(member.key).appending("param"),
+                          "{\"param\": name} copies the param called name: a non-empty string, not \(Self.show(ref[0].value))")
                     return nil
+                }
+                // Query params are params too: a name the pattern does not bind and
+                // `params` does not declare is copied from the query when present.
+                if !known.contains(source) {
+                    warning("undeclared-param", pointer().appending(member.key).appending("param"),
+                            "\"\(source)\" is neither in the pattern nor declared in \"params\": copied from the query when present; declare it to type-check it")
                 }
                 return (member.key, .param(source))
             }

@@ -6,6 +6,10 @@ import RouteMatching
 struct ManifestDecoder {
     /// Largest route table accepted.
     static let maxRoutes = 50_000
+    /// Most trie candidates a manifest may compile to: every expansion of every pattern
+    /// (2^n for n optional groups), once per host it is restricted to. 50,000 routes of 8
+    /// groups each would be 12.8 million; this many load in about 2 s (README).
+    static let maxExpansions = 200_000
 
     private(set) var diagnostics: [ManifestDiagnostic] = []
     /// Host keys listed at the top level, for checking routes' `hosts`.
@@ -69,6 +73,10 @@ struct ManifestDecoder {
             if items.isEmpty { error("empty-routes", routesPointer, "\"routes\" must hold at least one route") }
             if items.count > Self.maxRoutes {
                 error("too-many-routes", routesPointer, "\(items.count) routes; at most \(Self.maxRoutes) are accepted")
+            } else if let (count, largest) = Self.expansionCount(items), count > Self.maxExpansions {
+                // Counted on the text, before any pattern is parsed or expanded.
+                error("too-many-expansions", routesPointer,
+                      "the routes expand to \(count) patterns (each optional group doubles a pattern's; /routes/\(largest) has the most); at most \(Self.maxExpansions) are accepted")
             } else {
                 for (i, item) in items.enumerated() {
                     if let route = decodeRoute(item, at: i, routesPointer.appending(i)) { routes.append(route) }
@@ -77,10 +85,57 @@ struct ManifestDecoder {
         case nil: error("missing-field", routesPointer, "\"routes\" is required: an array of routes")
         case let other?: error("type-mismatch", routesPointer, "\"routes\" must be an array, not \(other.kindDescription)")
         }
+        checkEchoShape(document["features"], root.appending("features"), member: "value", isBoolean: true)
+        checkEchoShape(document["messages"], root.appending("messages"), member: "content", isBoolean: false)
         return Manifest(
             version: version, updatedAt: updatedAt, updatedAtEpoch: updatedAtEpoch, hosts: hosts,
             schemes: schemes.map { $0.lowercased() }, caseSensitive: caseSensitive, fallback: fallback,
             features: document["features"], messages: document["messages"], routes: routes)
+    }
+
+    /// How many trie candidates `routes` would compile to, counted on the patterns' text
+    /// (2^groups per pattern and redirect, times the route's hosts), and the route that
+    /// contributes most; nil when under the cap is certain.
+    static func expansionCount(_ routes: [JSONValue]) -> (Int, Int)? {
+        var total = 0, largest = 0, most = 0
+        for (index, route) in routes.enumerated() {
+            var texts: [String] = []
+            if let single = route["pattern"]?.stringValue { texts.append(single) }
+            if let list = route["patterns"]?.arrayValue { texts += list.compactMap(\.stringValue) }
+            if let redirect = route["redirect"]?.stringValue { texts.append(redirect) }
+            let hosts = max(1, route["hosts"]?.arrayValue?.count ?? 1)
+            var count = 0
+            for text in texts {
+                let groups = text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "(") ? 1 : 0) }
+                count += 1 << min(groups, RoutePattern.maxOptionalGroups)
+            }
+            count *= hosts
+            total += count
+            if count > most { most = count; largest = index }
+        }
+        return total > maxExpansions ? (total, largest) : nil
+    }
+
+    /// `features` and `messages` are passed through untouched, but Echo's clients read
+    /// only arrays of `{"name", "value": boolean}` and `{"name", "content": string}`.
+    private mutating func checkEchoShape(_ value: JSONValue?, _ pointer: JSONPointer, member: String, isBoolean: Bool) {
+        guard let value else { return }
+        let example = isBoolean ? "[{\"name\": \"ipad_vir\", \"value\": false}]" : "[{\"name\": \"LiveAuctionsCurrentWebSocketVersion\", \"content\": \"3\"}]"
+        guard let items = value.arrayValue else {
+            warning("echo-shape", pointer, "served as written, but Echo's clients read an array such as \(example), not \(value.kindDescription)")
+            return
+        }
+        for (i, item) in items.enumerated() {
+            var fits = item["name"]?.stringValue != nil
+            switch item[member] {
+            case .bool?: fits = fits && isBoolean
+            case .string?: fits = fits && !isBoolean
+            default: fits = false
+            }
+            if !fits {
+                warning("echo-shape", pointer.appending(i), "served as written, but Echo's clients read items such as \(example)")
+            }
+        }
     }
 
     private mutating func decodeFallback(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer) -> Fallback {

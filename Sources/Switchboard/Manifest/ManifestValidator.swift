@@ -6,19 +6,44 @@ struct ManifestValidator {
     let manifest: Manifest
     let general: RouteTrie
     let byHost: [String: RouteTrie]
+    /// The manifest's host keys, in the order listed.
+    let hostKeys: [String]
     private var diagnostics: [ManifestDiagnostic] = []
     private var reportedPairs = Set<String>()
+    /// Per pattern (route, alias): the candidates it compiled to, those another candidate
+    /// always takes the URLs of, and what took them. A pattern never wins only when all
+    /// of its expansions, on every host, are shadowed.
+    private var shadowing: [PatternKey: (candidates: Int, shadowed: Int, by: String)] = [:]
 
-    init(manifest: Manifest, general: RouteTrie, byHost: [String: RouteTrie]) {
+    struct PatternKey: Hashable, Comparable {
+        let route: Int
+        let pattern: Int
+        static func < (a: Self, b: Self) -> Bool { (a.route, a.pattern) < (b.route, b.pattern) }
+    }
+
+    init(manifest: Manifest, general: RouteTrie, byHost: [String: RouteTrie], hostKeys: [String]) {
         self.manifest = manifest
         self.general = general
         self.byHost = byHost
+        self.hostKeys = hostKeys
     }
 
     mutating func validate() -> [ManifestDiagnostic] {
         checkNames()
         for trie in [general] + byHost.keys.sorted().compactMap({ byHost[$0] }) {
+            for candidate in trie.candidates {
+                shadowing[PatternKey(route: candidate.route, pattern: candidate.patternIndex), default: (0, 0, "")].candidates += 1
+            }
             for group in trie.shapeGroups { checkShapeGroup(group, trie) }
+        }
+        for (key, count) in shadowing.sorted(by: { $0.key < $1.key }) where count.shadowed == count.candidates {
+            let route = manifest.routes[key.route]
+            let pattern = "/routes/\(route.index)/" + (route.patternsAsList ? "patterns/\(key.pattern)" : "pattern")
+            let expansions = route.patterns[key.pattern].expansions.count
+            diagnostics.append(ManifestDiagnostic(code: "never-wins", pointer: pattern,
+                message: "route \"\(route.name)\" (\(route.patterns[key.pattern].text)) can never win: "
+                    + (expansions > 1 ? "each of its \(expansions) expansions is taken by a route tried before it: " : "")
+                    + count.by))
         }
         checkRedirects()
         return diagnostics
@@ -29,8 +54,18 @@ struct ManifestValidator {
         return "/routes/\(route.index)/" + (route.patternsAsList ? "patterns/\(candidate.patternIndex)" : "pattern")
     }
 
+    /// `"name" (pattern)`, and for a pattern with optional groups the expansion meant
+    /// and the groups that produced it.
     func label(_ candidate: RouteCandidate) -> String {
-        "\"\(candidate.name)\" (\(manifest.routes[candidate.route].patterns[candidate.patternIndex].text))"
+        let pattern = manifest.routes[candidate.route].patterns[candidate.patternIndex]
+        let groups = pattern.optionalGroupCount
+        guard groups > 0 else { return "\"\(candidate.name)\" (\(pattern.text))" }
+        let kept = pattern.keptGroups[candidate.expansion]
+        let dropped = (0..<groups).filter { !kept.contains($0) }
+        let which = [kept.isEmpty ? nil : "keeping group \(kept.map { "\($0 + 1)" }.joined(separator: ", "))",
+                     dropped.isEmpty ? nil : "dropping group \(dropped.map { "\($0 + 1)" }.joined(separator: ", "))"]
+            .compactMap { $0 }.joined(separator: ", ")
+        return "\"\(candidate.name)\" (\(pattern.text) as \(RoutePattern.text(of: pattern.expansions[candidate.expansion])), \(which))"
     }
 
     private mutating func checkNames() {
@@ -90,9 +125,22 @@ struct ManifestValidator {
     }
 
     private mutating func checkShapeGroup(_ group: [Int], _ trie: RouteTrie) {
+        var shadowed = Set<Int>()
         for i in group.indices {
             for j in group.indices where j > i {
                 let a = trie.candidates[group[i]], b = trie.candidates[group[j]]
+                // `a` is tried first; when it accepts every URL `b` accepts, `b` never wins
+                // there: a route of higher priority, or an expansion of the same pattern
+                // keeping earlier groups. (Same priority is `ambiguous` or `duplicate`.)
+                let sibling = a.route == b.route && a.patternIndex == b.patternIndex
+                if !shadowed.contains(j), sibling || a.priority > b.priority, covers(a, b) {
+                    shadowed.insert(j)
+                    shadowing[PatternKey(route: b.route, pattern: b.patternIndex), default: (0, 0, "")].shadowed += 1
+                    if !sibling {
+                        let by = "\(label(a)) has priority \(a.priority) > \(b.priority) and matches every URL it matches"
+                        shadowing[PatternKey(route: b.route, pattern: b.patternIndex)]?.by = by
+                    }
+                }
                 if a.route == b.route && a.patternIndex == b.patternIndex { continue }
                 guard overlaps(a, b) else { continue }
                 let samePriority = a.priority == b.priority
@@ -105,8 +153,6 @@ struct ManifestValidator {
                     report(b, code: "duplicate", "routes \(label(a)) and \(label(b)) have the same pattern and priority: \"\(b.name)\" is a duplicate that can never be reached; remove one or give them different params")
                 } else if samePriority {
                     report(b, code: "ambiguous", "routes \(label(a)) and \(label(b)) can both match the same URL with the same shape and priority \(a.priority); give one a higher \"priority\" or make their param types disjoint")
-                } else if covers(a, b) {
-                    report(b, code: "never-wins", "route \(label(b)) can never win: \(label(a)) has priority \(a.priority) > \(b.priority) and matches every URL it matches")
                 }
             }
         }
@@ -119,12 +165,13 @@ struct ManifestValidator {
 
     // MARK: - Redirects
 
-    /// Routes a redirect route's target can lead to, in precedence order, up to the
-    /// first one that certainly matches.
-    private func targets(of index: Int) -> [Int] {
+    /// Routes a redirect route's target can lead to for URLs on `host` (nil: paths and
+    /// app schemes, which have none), in precedence order, up to the first one that
+    /// certainly matches.
+    private func targets(of index: Int, on host: String?) -> [Int] {
         let route = manifest.routes[index]
         guard let redirect = route.redirect else { return [] }
-        let tries = (route.hosts ?? []).compactMap { byHost[$0] } + [general]
+        let tries = (host.flatMap { byHost[$0] }.map { [$0] } ?? []) + [general]
         var result: [Int] = []
         for expansion in redirect.expansions {
             for trie in tries {
@@ -145,10 +192,25 @@ struct ManifestValidator {
     private mutating func checkRedirects() {
         var edges: [Int: [Int]] = [:]
         for (i, route) in manifest.routes.enumerated() where route.redirect != nil {
-            let found = targets(of: i)
+            // Where the redirect applies: its hosts, or every host and URLs with none.
+            let places: [String?] = route.hosts ?? ([nil] + hostKeys)
+            var found: [Int] = []
+            var stranded: [String?] = []
+            for place in places {
+                let here = targets(of: i, on: place)
+                if here.isEmpty { stranded.append(place) }
+                for target in here where !found.contains(target) { found.append(target) }
+            }
+            let pointer = "/routes/\(route.index)/redirect"
             if found.isEmpty {
-                diagnostics.append(ManifestDiagnostic(code: "redirect-target", pointer: "/routes/\(route.index)/redirect",
+                diagnostics.append(ManifestDiagnostic(code: "redirect-target", pointer: pointer,
                     message: "redirect \"\(route.redirect!.text)\" matches no route of the manifest"))
+            } else if !stranded.isEmpty {
+                // The target exists, restricted to some hosts: elsewhere the redirect ends
+                // at the fallback. Worth knowing, not a reason to refuse the manifest.
+                let names = stranded.map { $0 ?? "URLs without a host (paths and app schemes)" }
+                diagnostics.append(ManifestDiagnostic(.warning, code: "redirect-target-hosts", pointer: pointer,
+                    message: "redirect \"\(route.redirect!.text)\" lands on a route restricted to other hosts; on \(names.joined(separator: ", ")) it ends at the fallback"))
             }
             edges[i] = found.filter { manifest.routes[$0].redirect != nil }
         }
