@@ -7,7 +7,8 @@ struct SwitchboardCommand: ParsableCommand {
         commandName: "switchboard",
         abstract: "Resolve app URLs to screens from a route manifest.",
         discussion: "Exit status: 0 success, 1 checks failed, 2 usage or unreadable input.",
-        subcommands: [ServeCommand.self, CheckCommand.self, ResolveCommand.self, ValidateCommand.self, RoutesCommand.self, ExportCommand.self],
+        subcommands: [ServeCommand.self, CheckCommand.self, ResolveCommand.self, ValidateCommand.self, RoutesCommand.self, ExportCommand.self,
+                      ImportCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 
