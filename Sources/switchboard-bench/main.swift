@@ -148,3 +148,32 @@ if let small = tables.first(where: { $0.count == 100 }), let large = tables.firs
                  median(large.rounds) / median(small.rounds), (large.rounds.min() ?? 0) / (small.rounds.min() ?? 1)))
 }
 print(String(format: "peak RSS: %.1f MiB", Double(peakRSSKiB()) / 1024))
+
+/// 1,000 routes of `groups` optional groups each (`/g0-17/:id(/a0/:v0)(/a1/:v1)...`), so
+/// 2^groups expansions per route: what the expansion cap is measured against.
+func groupedManifestJSON(routes count: Int, groups: Int) -> [UInt8] {
+    let routes = (0..<count).map { i in
+        let optional = (0..<groups).map { "(/a\($0)/:v\($0))" }.joined()
+        return #"{"name": "r\#(i)", "pattern": "/g\#(i % 100)-\#(i)/:id\#(optional)", "destination": "R\#(i)"}"#
+    }
+    return Array(#"{"version": 1, "routes": [\#(routes.joined(separator: ",\n"))]}"#.utf8)
+}
+
+if onlySize == nil {
+    print("optional groups: routes x groups   expansions   load+validate   RSS after load")
+    for groups in [4, 8] {
+        let json = groupedManifestJSON(routes: 1_000, groups: groups)
+        var loads: [Double] = []
+        var loaded: CompiledManifest? = nil
+        for _ in 0..<(quick ? 1 : 3) {
+            loaded = nil
+            let start = clock.now
+            loaded = try CompiledManifest(json: json)
+            loads.append(nanoseconds(clock.now - start) / 1e6)
+        }
+        let url = Array("/g7-7/x/a0/1/a3/2".utf8)
+        if let loaded { sink &+= fullResolution(loaded, url) }
+        print(String(format: "%20d x %d   %10d   %10.1f ms   %10.1f MiB", 1_000, groups, 1_000 << groups, median(loads),
+                     Double(peakRSSKiB()) / 1024))
+    }
+}

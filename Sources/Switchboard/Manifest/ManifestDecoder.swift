@@ -9,7 +9,7 @@ struct ManifestDecoder {
     /// Most trie candidates a manifest may compile to: every expansion of every pattern
     /// (2^n for n optional groups), once per host it is restricted to. 50,000 routes of 8
     /// groups each would be 12.8 million; this many load in about 2 s (README).
-    static let maxExpansions = 200_000
+    static let maxExpansions = 300_000
 
     private(set) var diagnostics: [ManifestDiagnostic] = []
     /// Host keys listed at the top level, for checking routes' `hosts`.
