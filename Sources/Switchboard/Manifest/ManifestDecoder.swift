@@ -98,16 +98,22 @@ struct ManifestDecoder {
     /// contributes most; nil when under the cap is certain.
     static func expansionCount(_ routes: [JSONValue]) -> (Int, Int)? {
         var total = 0, largest = 0, most = 0
+        func expansions(_ value: JSONValue) -> Int {
+            guard let text = value.stringValue else { return 0 }
+            var groups = 0
+            for byte in text.utf8 where byte == UInt8(ascii: "(") { groups += 1 }
+            return 1 << min(groups, RoutePattern.maxOptionalGroups)
+        }
         for (index, route) in routes.enumerated() {
-            var texts: [String] = []
-            if let single = route["pattern"]?.stringValue { texts.append(single) }
-            if let list = route["patterns"]?.arrayValue { texts += list.compactMap(\.stringValue) }
-            if let redirect = route["redirect"]?.stringValue { texts.append(redirect) }
-            let hosts = max(1, route["hosts"]?.arrayValue?.count ?? 1)
-            var count = 0
-            for text in texts {
-                let groups = text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "(") ? 1 : 0) }
-                count += 1 << min(groups, RoutePattern.maxOptionalGroups)
+            // One pass over the route's members: this runs on every load.
+            var count = 0, hosts = 1
+            for member in route.objectMembers ?? [] {
+                switch member.key {
+                case "pattern", "redirect": count += expansions(member.value)
+                case "patterns": for item in member.value.arrayValue ?? [] { count += expansions(item) }
+                case "hosts": hosts = max(1, member.value.arrayValue?.count ?? 1)
+                default: break
+                }
             }
             count *= hosts
             total += count

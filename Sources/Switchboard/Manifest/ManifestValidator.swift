@@ -10,10 +10,10 @@ struct ManifestValidator {
     let hostKeys: [String]
     private var diagnostics: [ManifestDiagnostic] = []
     private var reportedPairs = Set<String>()
-    /// Per pattern (route, alias): the candidates it compiled to, those another candidate
-    /// always takes the URLs of, and what took them. A pattern never wins only when all
-    /// of its expansions, on every host, are shadowed.
-    private var shadowing: [PatternKey: (candidates: Int, shadowed: Int, by: String)] = [:]
+    /// Per pattern (route, alias): how many of the candidates it compiled to another
+    /// candidate always takes the URLs of, and what took them. A pattern never wins only
+    /// when all of its expansions, on every host, are shadowed.
+    private var shadowing: [PatternKey: (shadowed: Int, by: String)] = [:]
 
     struct PatternKey: Hashable, Comparable {
         let route: Int
@@ -31,13 +31,12 @@ struct ManifestValidator {
     mutating func validate() -> [ManifestDiagnostic] {
         checkNames()
         for trie in [general] + byHost.keys.sorted().compactMap({ byHost[$0] }) {
-            for candidate in trie.candidates {
-                shadowing[PatternKey(route: candidate.route, pattern: candidate.patternIndex), default: (0, 0, "")].candidates += 1
-            }
             for group in trie.shapeGroups { checkShapeGroup(group, trie) }
         }
-        for (key, count) in shadowing.sorted(by: { $0.key < $1.key }) where count.shadowed == count.candidates {
+        for (key, count) in shadowing.sorted(by: { $0.key < $1.key }) {
             let route = manifest.routes[key.route]
+            // Its candidates: each expansion, once per host it is restricted to.
+            guard count.shadowed == route.patterns[key.pattern].expansions.count * (route.hosts?.count ?? 1) else { continue }
             let pattern = "/routes/\(route.index)/" + (route.patternsAsList ? "patterns/\(key.pattern)" : "pattern")
             let expansions = route.patterns[key.pattern].expansions.count
             diagnostics.append(ManifestDiagnostic(code: "never-wins", pointer: pattern,
@@ -135,7 +134,7 @@ struct ManifestValidator {
                 let sibling = a.route == b.route && a.patternIndex == b.patternIndex
                 if !shadowed.contains(j), sibling || a.priority > b.priority, covers(a, b) {
                     shadowed.insert(j)
-                    shadowing[PatternKey(route: b.route, pattern: b.patternIndex), default: (0, 0, "")].shadowed += 1
+                    shadowing[PatternKey(route: b.route, pattern: b.patternIndex), default: (0, "")].shadowed += 1
                     if !sibling {
                         let by = "\(label(a)) has priority \(a.priority) > \(b.priority) and matches every URL it matches"
                         shadowing[PatternKey(route: b.route, pattern: b.patternIndex)]?.by = by
@@ -192,13 +191,19 @@ struct ManifestValidator {
     private mutating func checkRedirects() {
         var edges: [Int: [Int]] = [:]
         for (i, route) in manifest.routes.enumerated() where route.redirect != nil {
-            // Where the redirect applies: its hosts, or every host and URLs with none.
-            let places: [String?] = route.hosts ?? ([nil] + hostKeys)
+            // Where the redirect applies: its hosts, or every host and URLs with none. A
+            // host without routes of its own searches only the general routes, as URLs
+            // without a host do: searched once for all of them.
             var found: [Int] = []
             var stranded: [String?] = []
-            for place in places {
-                let here = targets(of: i, on: place)
-                if here.isEmpty { stranded.append(place) }
+            let general = route.hosts == nil ? targets(of: i, on: nil) : nil
+            if let general {
+                if general.isEmpty { stranded.append(nil) }
+                found = general
+            }
+            for host in route.hosts ?? hostKeys {
+                let here = byHost[host] == nil ? (general ?? targets(of: i, on: host)) : targets(of: i, on: host)
+                if here.isEmpty { stranded.append(host) }
                 for target in here where !found.contains(target) { found.append(target) }
             }
             let pointer = "/routes/\(route.index)/redirect"
