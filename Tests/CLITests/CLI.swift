@@ -13,6 +13,39 @@ enum CLI {
         try Subprocess.run(executable, arguments, stdin: Data((stdin ?? "").utf8), in: directory)
     }
 
+    /// `switchboard` started with `arguments`, its standard error read as it comes.
+    final class Running {
+        let process = Process()
+        private let err = Pipe()
+        private(set) var log = ""
+
+        init(_ arguments: [String], environment: [String: String]? = nil) throws {
+            process.executableURL = executable
+            process.arguments = arguments
+            if let environment { process.environment = environment }
+            process.standardError = err
+            try process.run()
+        }
+
+        /// Reads the log until it contains `text` or the process closes it.
+        @discardableResult
+        func waitFor(_ text: String) -> Bool {
+            while !log.contains(text) {
+                let data = err.fileHandleForReading.availableData
+                if data.isEmpty { return false }
+                log += String(decoding: data, as: UTF8.self)
+            }
+            return true
+        }
+
+        /// SIGTERM, then the exit status.
+        func stop() -> Int32 {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
     /// Writes `text` to a new temporary file and returns its path.
     static func temporaryFile(_ text: String, name: String = "manifest.json") throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-cli-\(UUID().uuidString)")

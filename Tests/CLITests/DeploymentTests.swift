@@ -88,22 +88,8 @@ struct DeploymentTests {
         // The image's manifest path and port, swapped for this checkout's and a free port.
         environment["SWITCHBOARD_CONFIG"] = CLI.packageRoot.appendingPathComponent("Config/routes.json").path
         environment["SWITCHBOARD_PORT"] = "0"
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = Array(arguments.dropFirst())
-        process.environment = environment
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        var log = ""
-        while !log.contains("serving on 0.0.0.0:") {
-            let data = err.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            log += String(decoding: data, as: UTF8.self)
-        }
-        #expect(log.contains("serving on 0.0.0.0:"), "\(log)")
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let served = try CLI.Running(Array(arguments.dropFirst()), environment: environment)
+        #expect(served.waitFor("serving on 0.0.0.0:"), "\(served.log)")
+        #expect(served.stop() == 0)
     }
 }

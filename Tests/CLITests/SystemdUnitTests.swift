@@ -45,29 +45,12 @@ struct SystemdUnitTests {
         arguments[config + 1] = CLI.packageRoot.appendingPathComponent("Config/routes.json").path
         let port = try #require(arguments.firstIndex(of: "--port"))
         arguments[port + 1] = "0"
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = arguments
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        var log = ""
-        while !log.contains("serving on") {
-            let data = err.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            log += String(decoding: data, as: UTF8.self)
-        }
-        #expect(log.contains("serving on 127.0.0.1:"), "\(log)")
+        let served = try CLI.Running(arguments)
+        #expect(served.waitFor("serving on 127.0.0.1:"), "\(served.log)")
         // SIGHUP, what ExecReload sends, reloads rather than stops.
-        kill(process.processIdentifier, SIGHUP)
-        while !log.contains("SIGHUP") {
-            let data = err.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            log += String(decoding: data, as: UTF8.self)
-        }
-        #expect(process.isRunning, "\(log)")
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        kill(served.process.processIdentifier, SIGHUP)
+        served.waitFor("SIGHUP")
+        #expect(served.process.isRunning, "\(served.log)")
+        #expect(served.stop() == 0)
     }
 }
