@@ -39,13 +39,6 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Names of params inside optional groups.
-    public var optionalParamNames: Set<String> {
-        var names = Set<String>()
-        for case .optional(let group) in parts { names.formUnion(group.compactMap(\.paramName)) }
-        return names
-    }
-
     /// Names of params outside optional groups: bound by every expansion.
     public var requiredParamNames: Set<String> {
         var names = Set<String>()

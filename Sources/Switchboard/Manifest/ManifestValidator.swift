@@ -35,10 +35,10 @@ struct ManifestValidator {
         }
         for (key, count) in shadowing.sorted(by: { $0.key < $1.key }) {
             let route = manifest.routes[key.route]
-            // Its candidates: each expansion, once per host it is restricted to.
-            guard count.shadowed == route.patterns[key.pattern].expansions.count * (route.hosts?.count ?? 1) else { continue }
-            let pattern = "/routes/\(route.index)/" + (route.patternsAsList ? "patterns/\(key.pattern)" : "pattern")
             let expansions = route.patterns[key.pattern].expansions.count
+            // Its candidates: each expansion, once per host it is restricted to.
+            guard count.shadowed == expansions * (route.hosts?.count ?? 1) else { continue }
+            let pattern = "/routes/\(route.index)/" + (route.patternsAsList ? "patterns/\(key.pattern)" : "pattern")
             diagnostics.append(ManifestDiagnostic(code: "never-wins", pointer: pattern,
                 message: "route \"\(route.name)\" (\(route.patterns[key.pattern].text)) can never win: "
                     + (expansions > 1 ? "each of its \(expansions) expansions is taken by a route tried before it: " : "")
