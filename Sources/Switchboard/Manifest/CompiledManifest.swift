@@ -27,18 +27,27 @@ public final class CompiledManifest: Sendable {
     /// Problems that do not stop the manifest from serving (unknown fields, ...).
     public let warnings: [ManifestDiagnostic]
 
-    /// Loads a manifest from JSON bytes, reporting every problem found.
+    /// Where each route object starts in the file it was loaded from (empty when it was
+    /// built from a document), for annotations on a route.
+    public let routePositions: [SourceMap.Position]
+
+    /// Loads a manifest from JSON bytes, reporting every problem found, each with the
+    /// line and column of its pointer.
     public convenience init(json bytes: [UInt8]) throws(ManifestError) {
         let document: JSONValue
+        let map: SourceMap
         do {
-            document = try JSONParser.parse(bytes)
+            (document, map) = try JSONParser.parseWithSourceMap(bytes)
         } catch {
-            throw ManifestError(diagnostics: [ManifestDiagnostic(code: "invalid-json", pointer: "", message: error.description)])
+            throw ManifestError(diagnostics: [ManifestDiagnostic(code: "invalid-json", pointer: "", message: error.description,
+                                                                 position: SourceMap.position(ofByte: error.offset, in: bytes))])
         }
-        try self.init(document: document)
+        try self.init(document: document, sourceMap: map)
     }
 
-    public init(document: JSONValue) throws(ManifestError) {
+    /// Loads a manifest from a parsed document; with the document's `sourceMap`,
+    /// diagnostics carry their line and column.
+    public init(document: JSONValue, sourceMap: SourceMap? = nil) throws(ManifestError) {
         var decoder = ManifestDecoder()
         let decoded = decoder.decode(document)
         var diagnostics = decoder.diagnostics
@@ -49,6 +58,11 @@ public final class CompiledManifest: Sendable {
         var validator = ManifestValidator(manifest: manifest, general: general, byHost: byHost, hostKeys: decoder.hostKeys)
         diagnostics += validator.validate()
         diagnostics.sort { Self.pointerOrder($0.pointer, $1.pointer) }
+        if let sourceMap {
+            for i in diagnostics.indices {
+                diagnostics[i].position = sourceMap.position(of: diagnostics[i].pointer, in: document)
+            }
+        }
         guard !diagnostics.contains(where: { $0.severity == .error }) else { throw ManifestError(diagnostics: diagnostics) }
         self.manifest = manifest
         self.scope = URLScope(hosts: Set(decoder.hostKeys), schemes: Set(manifest.schemes))
@@ -65,6 +79,7 @@ public final class CompiledManifest: Sendable {
         suffix.byte(UInt8(ascii: "}"))
         self.manifestSuffix = suffix.bytes
         self.targets = ResultTargets(manifest)
+        self.routePositions = sourceMap?.positions(ofItemsOf: "/routes", in: document) ?? []
     }
 
     /// Orders pointers by their tokens, numbers numerically (`/routes/2` before `/routes/10`).

@@ -11,17 +11,22 @@ public struct ManifestDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// RFC 6901 pointer into the manifest, e.g. `/routes/3/pattern`.
     public let pointer: String
     public let message: String
+    /// Where the pointer's value is in the file, when the manifest came from bytes.
+    public var position: SourceMap.Position?
 
-    public init(_ severity: Severity = .error, code: String, pointer: String, message: String) {
+    public init(_ severity: Severity = .error, code: String, pointer: String, message: String,
+                position: SourceMap.Position? = nil) {
         self.severity = severity
         self.code = code
         self.pointer = pointer
         self.message = message
+        self.position = position
     }
 
-    /// `error[ambiguous] /routes/3/pattern: ...`
+    /// `error[ambiguous] /routes/3/pattern: ... (line 41, column 18)`
     public var description: String {
-        "\(severity.rawValue)[\(code)] \(pointer.isEmpty ? "/" : pointer): \(message)"
+        let place = position.map { " (line \($0.line), column \($0.column))" } ?? ""
+        return "\(severity.rawValue)[\(code)] \(pointer.isEmpty ? "/" : pointer): \(message)\(place)"
     }
 }
 

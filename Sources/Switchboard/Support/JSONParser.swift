@@ -16,8 +16,15 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    /// Whether to note where each value starts (for ``SourceMap``).
+    private let recording: Bool
+    private var offsets: [Int32] = []
+    private var sizes: [Int32] = []
 
-    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+    private init(_ bytes: [UInt8], recording: Bool = false) {
+        self.bytes = bytes
+        self.recording = recording
+    }
 
     /// Parses one JSON document filling all of `bytes` (whitespace around it allowed).
     public static func parse(_ bytes: [UInt8]) throws(Error) -> JSONValue {
@@ -28,6 +35,19 @@ public struct JSONParser {
         parser.skipWhitespace()
         guard parser.index == bytes.count else { throw parser.error("unexpected data after the document") }
         return value
+    }
+
+    /// Parses like ``parse(_:)-(_:[UInt8])`` and also returns where every value starts,
+    /// so that a JSON pointer into the document can be given a line and column later
+    /// without parsing again.
+    public static func parseWithSourceMap(_ bytes: [UInt8]) throws(Error) -> (JSONValue, SourceMap) {
+        var parser = JSONParser(bytes, recording: true)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+        parser.skipWhitespace()
+        let value = try parser.value()
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.error("unexpected data after the document") }
+        return (value, SourceMap(bytes: bytes, offsets: parser.offsets, sizes: parser.sizes))
     }
 
     public static func parse(_ text: String) throws(Error) -> JSONValue {
@@ -47,6 +67,18 @@ public struct JSONParser {
 
     private mutating func value() throws(Error) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end of input") }
+        guard recording else { return try unrecordedValue() }
+        // Values are numbered in document order; a container's size counts itself and
+        // everything inside it, so a reader can step over a member without its tree.
+        let slot = offsets.count
+        offsets.append(Int32(truncatingIfNeeded: index))
+        sizes.append(1)
+        let value = try unrecordedValue()
+        sizes[slot] = Int32(truncatingIfNeeded: offsets.count - slot)
+        return value
+    }
+
+    private mutating func unrecordedValue() throws(Error) -> JSONValue {
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()

@@ -1,0 +1,135 @@
+/// Where the values of a parsed JSON document are in its bytes: kept by
+/// ``JSONParser/parseWithSourceMap(_:)`` while it parses, read when a diagnostic needs
+/// the line and column of its JSON pointer.
+///
+/// ```swift
+/// let (document, map) = try JSONParser.parseWithSourceMap(bytes)
+/// map.position(of: "/routes/3/pattern", in: document)  // line 41, column 18
+/// ```
+public struct SourceMap: Sendable {
+    /// A place in the file, both 1-based; the column counts characters (Unicode
+    /// scalars), as editors and GitHub's annotations do.
+    public struct Position: Sendable, Equatable, CustomStringConvertible {
+        public let line: Int
+        public let column: Int
+
+        public init(line: Int, column: Int) {
+            self.line = line
+            self.column = column
+        }
+
+        public var description: String { "\(line):\(column)" }
+    }
+
+    private let bytes: [UInt8]
+    /// The byte offset where each value starts, in document order.
+    private let offsets: [Int32]
+    /// How many values each one spans, itself included (1 for a scalar).
+    private let sizes: [Int32]
+    /// The byte offset of every line's start.
+    private let lineStarts: [Int]
+
+    init(bytes: [UInt8], offsets: [Int32], sizes: [Int32]) {
+        self.bytes = bytes
+        self.offsets = offsets
+        self.sizes = sizes
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") { starts.append(i + 1) }
+        self.lineStarts = starts
+    }
+
+    /// The position of the value `pointer` names in `document` (the document this map
+    /// was made with); for a pointer to something absent (a missing field), the position
+    /// of the deepest value on its way that exists.
+    public func position(of pointer: String, in document: JSONValue) -> Position? {
+        guard !offsets.isEmpty else { return nil }
+        var node = document
+        var slot = 0
+        for token in Self.tokens(pointer) {
+            guard let (child, value) = step(slot, node, token) else { break }
+            (slot, node) = (child, value)
+        }
+        return position(at: slot)
+    }
+
+    /// The positions of every item of the array `pointer` names, in one walk (asking
+    /// for each item alone would step over all the ones before it every time).
+    public func positions(ofItemsOf pointer: String, in document: JSONValue) -> [Position] {
+        guard let (slot, node) = locate(pointer, in: document), case .array(let items) = node else { return [] }
+        var out: [Position] = []
+        out.reserveCapacity(items.count)
+        var child = slot + 1
+        for _ in items.indices {
+            guard let p = position(at: child) else { break }
+            out.append(p)
+            child += Int(sizes[child])
+        }
+        return out
+    }
+
+    /// The slot and value `pointer` names, when it exists.
+    private func locate(_ pointer: String, in document: JSONValue) -> (Int, JSONValue)? {
+        var node = document
+        var slot = 0
+        for token in Self.tokens(pointer) {
+            guard let (child, value) = step(slot, node, token) else { return nil }
+            (slot, node) = (child, value)
+        }
+        return (slot, node)
+    }
+
+    /// The slot and value of `token` under the value at `slot`.
+    private func step(_ slot: Int, _ node: JSONValue, _ token: String) -> (Int, JSONValue)? {
+        var child = slot + 1
+        switch node {
+        case .object(let members):
+            guard let k = members.firstIndex(where: { $0.key == token }) else { return nil }
+            for _ in 0..<k { child += Int(sizes[child]) }
+            return (child, members[k].value)
+        case .array(let items):
+            guard let k = Int(token), items.indices.contains(k) else { return nil }
+            for _ in 0..<k { child += Int(sizes[child]) }
+            return (child, items[k])
+        default:
+            return nil
+        }
+    }
+
+    /// The position of the value numbered `slot`.
+    private func position(at slot: Int) -> Position? {
+        guard offsets.indices.contains(slot) else { return nil }
+        return position(ofByte: Int(offsets[slot]))
+    }
+
+    /// The position of a byte offset (a parse error's, say).
+    public func position(ofByte offset: Int) -> Position {
+        Self.position(ofByte: offset, in: bytes, lineStarts: lineStarts)
+    }
+
+    /// The position of a byte offset in `bytes`, for text that was not parsed with a map.
+    public static func position(ofByte offset: Int, in bytes: [UInt8]) -> Position {
+        var starts = [0]
+        for (i, b) in bytes.prefix(offset).enumerated() where b == UInt8(ascii: "\n") { starts.append(i + 1) }
+        return position(ofByte: offset, in: bytes, lineStarts: starts)
+    }
+
+    private static func position(ofByte offset: Int, in bytes: [UInt8], lineStarts: [Int]) -> Position {
+        let offset = min(max(offset, 0), bytes.count)
+        // The last line start at or before the offset.
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        // Characters, not bytes: UTF-8 continuation bytes do not start one.
+        let column = bytes[lineStarts[low]..<offset].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return Position(line: low + 1, column: column)
+    }
+
+    /// The reference tokens of an RFC 6901 pointer, `~1` and `~0` undone.
+    static func tokens(_ pointer: String) -> [String] {
+        pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+            String($0).replacing("~1", with: "/").replacing("~0", with: "~")
+        }
+    }
+}
