@@ -137,12 +137,20 @@ enum OpenAPIDocument {
       "BatchRequest": {
         "type": "object", "required": ["urls"], "additionalProperties": false,
         "properties": {
-          "urls": { "type": "array", "items": { "type": "string" }, "description": "At most 10,000 URLs and 1 MiB of body; more is answered 413." },
-          "context": { "type": "object", "additionalProperties": false, "properties": {
-            "platform": { "type": "string" }, "idiom": { "type": "string" },
-            "appVersion": { "type": "string", "pattern": "^[0-9]{1,9}(\\.[0-9]{1,9}){0,2}(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$" } } },
+          "urls": { "type": "array", "description": "At most 10,000 URLs and 1 MiB of body; more is answered 413. An item is a URL, or a URL with its own context (replacing the batch's).",
+            "items": { "oneOf": [
+              { "type": "string" },
+              { "type": "object", "required": ["url"], "additionalProperties": false,
+                "properties": { "url": { "type": "string" }, "context": { "$ref": "#/components/schemas/Context" } } }
+            ] } },
+          "context": { "$ref": "#/components/schemas/Context" },
           "explain": { "type": "boolean" }
         }
+      },
+      "Context": {
+        "type": "object", "additionalProperties": false, "properties": {
+          "platform": { "type": "string" }, "idiom": { "type": "string" },
+          "appVersion": { "type": "string", "pattern": "^[0-9]{1,9}(\\.[0-9]{1,9}){0,2}(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$" } }
       },
       "Readiness": {
         "type": "object",

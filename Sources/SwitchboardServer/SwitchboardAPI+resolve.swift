@@ -129,31 +129,16 @@ extension SwitchboardAPI {
             return (Problem(status: 413, title: "Content Too Large",
                             detail: "\(items.count) URLs; at most \(Self.maxBatchURLs) in one request").response, (0, 0, 0, 0))
         }
-        var urls: [String] = []
-        urls.reserveCapacity(items.count)
-        for (i, item) in items.enumerated() {
-            guard let url = item.stringValue else { return (Self.pointerProblem("/urls/\(i)", "expected a string"), (0, 0, 0, 0)) }
-            urls.append(url)
-        }
-        var context = ResolveContext()
-        if let value = document["context"] {
-            guard let fields = value.objectMembers else { return (Self.pointerProblem("/context", "expected an object"), (0, 0, 0, 0)) }
-            for field in fields {
-                guard let text = field.value.stringValue else {
-                    return (Self.pointerProblem("/context/\(field.key)", "expected a string"), (0, 0, 0, 0))
-                }
-                switch field.key {
-                case "platform": context.platform = text
-                case "idiom": context.idiom = text
-                case "appVersion":
-                    guard let version = SemanticVersion(text) else {
-                        return (Self.pointerProblem("/context/appVersion", "\"\(text)\" is not a semantic version such as 7.2.0"), (0, 0, 0, 0))
-                    }
-                    context.appVersion = version
-                default:
-                    return (Self.pointerProblem("/context/\(field.key)", "unknown field; use platform, idiom and appVersion"), (0, 0, 0, 0))
-                }
+        var requests: [(url: String, context: ResolveContext)] = []
+        requests.reserveCapacity(items.count)
+        do throws(Problem) {
+            var context = ResolveContext()
+            if let value = document["context"] { context = try Self.context(value, "/context") }
+            for (i, item) in items.enumerated() {
+                requests.append(try Self.batchItem(item, "/urls/\(i)", context: context))
             }
+        } catch {
+            return (error.response, (0, 0, 0, 0))
         }
         var explain = false
         switch document["explain"] {
@@ -162,12 +147,12 @@ extension SwitchboardAPI {
         default: return (Self.pointerProblem("/explain", "expected true or false"), (0, 0, 0, 0))
         }
         let compiled = store.current.compiled
-        var writer = JSONWriter(capacity: 64 + urls.count * 360)
+        var writer = JSONWriter(capacity: 64 + requests.count * 360)
         writer.raw("{\"results\":[")
         var outcomes: Outcomes = (0, 0, 0, 0)
-        for (i, url) in urls.enumerated() {
+        for (i, request) in requests.enumerated() {
             if i > 0 { writer.byte(UInt8(ascii: ",")) }
-            let result = compiled.resolve(url, context: context, explain: explain)
+            let result = compiled.resolve(request.url, context: request.context, explain: explain)
             Self.count(result.status, into: &outcomes)
             compiled.writeResult(result, into: &writer)
         }
@@ -175,8 +160,48 @@ extension SwitchboardAPI {
         return (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: writer.bytes), outcomes)
     }
 
+    /// One item of `urls`: a URL string, or `{"url": ..., "context": {...}}` whose
+    /// context replaces the batch's.
+    static func batchItem(_ item: JSONValue, _ pointer: String, context: ResolveContext) throws(Problem) -> (url: String, context: ResolveContext) {
+        if let url = item.stringValue { return (url, context) }
+        guard let members = item.objectMembers else {
+            throw pointerError(pointer, "expected a URL string or {\"url\": ..., \"context\": {...}}")
+        }
+        for member in members where member.key != "url" && member.key != "context" {
+            throw pointerError("\(pointer)/\(member.key)", "unknown field; use url and context")
+        }
+        guard let url = item["url"]?.stringValue else { throw pointerError("\(pointer)/url", "\"url\" is required: a string") }
+        guard let own = item["context"] else { return (url, context) }
+        return (url, try Self.context(own, "\(pointer)/context"))
+    }
+
+    /// A context object: `platform`, `idiom` and `appVersion`, each a string.
+    static func context(_ value: JSONValue, _ pointer: String) throws(Problem) -> ResolveContext {
+        guard let fields = value.objectMembers else { throw pointerError(pointer, "expected an object") }
+        var context = ResolveContext()
+        for field in fields {
+            guard let text = field.value.stringValue else { throw pointerError("\(pointer)/\(field.key)", "expected a string") }
+            switch field.key {
+            case "platform": context.platform = text
+            case "idiom": context.idiom = text
+            case "appVersion":
+                guard let version = SemanticVersion(text) else {
+                    throw pointerError("\(pointer)/appVersion", "\"\(text)\" is not a semantic version such as 7.2.0")
+                }
+                context.appVersion = version
+            default:
+                throw pointerError("\(pointer)/\(field.key)", "unknown field; use platform, idiom and appVersion")
+            }
+        }
+        return context
+    }
+
+    static func pointerError(_ pointer: String, _ detail: String) -> Problem {
+        Problem.badRequest(pointer.isEmpty ? detail : "\(pointer): \(detail)", [.init("pointer", .string(pointer))])
+    }
+
     static func pointerProblem(_ pointer: String, _ detail: String) -> HTTPResponse {
-        Problem.badRequest(pointer.isEmpty ? detail : "\(pointer): \(detail)", [.init("pointer", .string(pointer))]).response
+        pointerError(pointer, detail).response
     }
 
     /// Shared, so answering allocates no header list.

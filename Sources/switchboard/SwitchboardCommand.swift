@@ -8,7 +8,7 @@ struct SwitchboardCommand: ParsableCommand {
         abstract: "Resolve app URLs to screens from a route manifest.",
         discussion: "Exit status: 0 success, 1 checks failed, 2 usage or unreadable input.",
         subcommands: [ServeCommand.self, CheckCommand.self, ResolveCommand.self, ValidateCommand.self, RoutesCommand.self, ExportCommand.self,
-                      ImportCommand.self],
+                      ImportCommand.self, DiffCommand.self, CasesCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -1,10 +1,6 @@
 import ArgumentParser
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Switchboard
-import Synchronization
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,6 +9,7 @@ struct ValidateCommand: ParsableCommand {
         discussion: """
             CASES holds one case a line: URL, URL -> Destination, URL -> fallback, URL -> external \
             or URL -> rejected; blank lines and # comments are skipped. A bare URL must match a route. \
+            A case may name its context: URL [platform=ios appVersion=7.1.0] -> Destination. \
             Prints each failure with its explanation, then 'N passed, N failed'. \
             Exit status: 0 all passed, 1 any failed, 2 the cases, manifest or server cannot be read.
             """
@@ -28,6 +25,15 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "file"))
     var junit: String?
 
+    @Option(help: "text, json (every case with its outcome) or github (an annotation on each failed case's line).")
+    var format: ReportFormat = .text
+
+    @Flag(help: "Report the routes and aliases no case reaches.")
+    var coverage = false
+
+    @Option(name: .customLong("fail-under"), help: ArgumentHelp("With --coverage: exit 1 when fewer than this percent are reached.", valueName: "pct"))
+    var failUnder: Double?
+
     @Argument(help: "The cases file ('-' for standard input).")
     var cases: String
 
@@ -36,45 +42,51 @@ struct ValidateCommand: ParsableCommand {
 
     func validate() throws {
         if manifest.configFlag != nil && server != nil { throw ValidationError("give --config or --server, not both") }
-        if let server, URL(string: server)?.scheme == nil { throw ValidationError("--server '\(server)' is not a URL such as http://127.0.0.1:8080") }
+        if let server { _ = try RemoteServer(server) }
+        if ![.text, .json, .github].contains(format) { throw ValidationError("validate prints text, json or github; JUnit goes to --junit FILE") }
+        if failUnder != nil && !coverage { throw ValidationError("--fail-under needs --coverage") }
+        if let failUnder, !(0...100).contains(failUnder) { throw ValidationError("--fail-under takes a percentage from 0 to 100") }
     }
 
     func run() throws {
-        let text: String
-        if cases == "-" {
-            var lines: [String] = []
-            while let line = readLine(strippingNewline: true) { lines.append(line) }
-            text = lines.joined(separator: "\n")
-        } else {
-            do {
-                text = String(decoding: try ManifestFile.read(cases), as: UTF8.self)
-            } catch {
-                printError("switchboard: \(error)")
-                throw ExitCode(2)
-            }
-        }
-        let parsed: [ValidationCase]
-        do {
-            parsed = try ValidationCase.parse(text)
-        } catch {
-            printError("switchboard: \(cases): \(error)")
-            throw ExitCode(2)
-        }
+        let parsed = try CasesFile.read(cases)
         let results: [ResultSummary]
+        let compiled: CompiledManifest?
         if let server {
-            results = try resolveRemotely(parsed.map(\.url), server: server)
+            let remote = try RemoteServer(server)
+            results = try resolveRemotely(parsed, remote)
+            compiled = coverage ? try remote.manifest() : nil
         } else {
-            let compiled = try manifest.load()
+            let loaded = try manifest.load()
             results = parsed.compactMap { c in
-                let json = compiled.resultJSON(compiled.resolve(c.url, context: context.context, explain: true))
+                let json = loaded.resultJSON(loaded.resolve(c.url, context: c.context ?? context.context, explain: true))
                 return (try? JSONParser.parse(json)).flatMap(ResultSummary.init(json:))
             }
+            compiled = loaded
         }
         let report = ValidationReport(source: cases, entries: zip(parsed, results).map { .init(testCase: $0, result: $1) })
-        for entry in report.entries where !entry.passed {
-            ValidationReport.failureText(entry).forEach { print($0) }
+        let measured = coverage ? compiled.map { RouteCoverage(manifest: $0.manifest, results: results) } : nil
+        switch format {
+        case .json:
+            print(String(decoding: report.json(coverage: measured).serialized(), as: UTF8.self))
+        case .github:
+            report.githubAnnotations.forEach { print($0) }
+            if let measured {
+                for target in measured.unreached {
+                    print(GitHubAnnotation(.warning, file: nil, title: "route not covered", message: "no case reaches \(target)").command)
+                }
+                print(GitHubAnnotation(.notice, file: nil, title: "switchboard validate --coverage", message: measured.summary).command)
+            }
+        default:
+            for entry in report.entries where !entry.passed {
+                ValidationReport.failureText(entry).forEach { print($0) }
+            }
+            print(report.summary)
+            if let measured {
+                print(measured.summary)
+                for target in measured.unreached { print("  not reached: \(target)") }
+            }
         }
-        print(report.summary)
         if let junit {
             do {
                 try Data(report.junitXML.utf8).write(to: URL(fileURLWithPath: junit))
@@ -84,63 +96,41 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         if report.failed > 0 { throw ExitCode(1) }
+        if let failUnder, let measured, measured.percent < failUnder {
+            printError("switchboard: coverage \(measured.percent)% is under --fail-under \(failUnder)%")
+            throw ExitCode(1)
+        }
     }
 
-    /// Sends the URLs to `POST /v1/resolve` in batches and reads the results back.
-    private func resolveRemotely(_ urls: [String], server: String) throws -> [ResultSummary] {
-        guard let endpoint = URL(string: server.hasSuffix("/") ? server + "v1/resolve" : server + "/v1/resolve") else {
-            throw ValidationError("--server '\(server)' is not a URL")
-        }
-        var contextMembers: [JSONValue.Member] = []
-        let ctx = context.context
-        if let p = ctx.platform { contextMembers.append(.init("platform", .string(p))) }
-        if let i = ctx.idiom { contextMembers.append(.init("idiom", .string(i))) }
-        if let v = context.appVersion { contextMembers.append(.init("appVersion", .string(v))) }
+    /// Sends the cases to `POST /v1/resolve` in batches (each case's own context with it)
+    /// and reads the results back.
+    private func resolveRemotely(_ cases: [ValidationCase], _ remote: RemoteServer) throws -> [ResultSummary] {
+        let batchContext = context.context.json
         var results: [ResultSummary] = []
-        for start in stride(from: 0, to: urls.count, by: Self.batchSize) {
-            let batch = urls[start..<min(urls.count, start + Self.batchSize)]
+        for start in stride(from: 0, to: cases.count, by: Self.batchSize) {
+            let batch = cases[start..<min(cases.count, start + Self.batchSize)]
             let body = JSONValue.object([
-                .init("urls", .array(batch.map { .string($0) })),
-                .init("context", .object(contextMembers)),
+                .init("urls", .array(batch.map { c in
+                    guard let own = c.context else { return .string(c.url) }
+                    return .object([.init("url", .string(c.url)), .init("context", own.json)])
+                })),
+                .init("context", batchContext),
                 .init("explain", .bool(true)),
             ]).serialized()
-            let (status, data) = try Self.post(endpoint, body: body)
+            let (status, data) = try remote.post("/v1/resolve", body: body)
             guard status == 200, let document = try? JSONParser.parse(data), let items = document["results"]?.arrayValue,
                   items.count == batch.count else {
-                printError("switchboard: \(endpoint) answered \(status): \(String(decoding: data.prefix(300), as: UTF8.self))")
+                printError("switchboard: \(remote.base)/v1/resolve answered \(status): \(String(decoding: data.prefix(300), as: UTF8.self))")
                 throw ExitCode(2)
             }
             for item in items {
                 guard let summary = ResultSummary(json: item) else {
-                    printError("switchboard: \(endpoint) sent a result without url and status")
+                    printError("switchboard: \(remote.base)/v1/resolve sent a result without url and status")
                     throw ExitCode(2)
                 }
                 results.append(summary)
             }
         }
         return results
-    }
-
-    /// A blocking POST (the command has nothing else to do while it waits).
-    private static func post(_ url: URL, body: [UInt8]) throws -> (Int, [UInt8]) {
-        var request = URLRequest(url: url, timeoutInterval: 30)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(body)
-        let outcome = Mutex<Result<(Int, [UInt8]), any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, response, error in
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            outcome.withLock { $0 = error.map { .failure($0) } ?? .success((status, [UInt8](data ?? Data()))) }
-            done.signal()
-        }.resume()
-        done.wait()
-        switch outcome.withLock({ $0 }) {
-        case .success(let value)?: return value
-        case .failure(let error)?:
-            printError("switchboard: cannot reach \(url): \(error.localizedDescription)")
-            throw ExitCode(2)
-        case nil: throw ExitCode(2)
-        }
     }
 }

@@ -47,6 +47,6 @@ public enum AndroidAppLinks {
     }
 
     static func escape(_ s: String) -> String {
-        ValidationReport.escape(s)
+        XMLText.escape(s)
     }
 }

@@ -48,7 +48,7 @@ public struct Variant: Sendable, Equatable {
 }
 
 /// Who is asking: used by `variants` and `since`/`until`.
-public struct ResolveContext: Sendable, Equatable {
+public struct ResolveContext: Sendable, Hashable {
     public var platform: String?
     public var idiom: String?
     public var appVersion: SemanticVersion?

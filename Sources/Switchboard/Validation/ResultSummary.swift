@@ -4,6 +4,8 @@ public struct ResultSummary: Sendable, Equatable {
     public var url: String
     public var status: String
     public var route: String?
+    /// The pattern (or alias) of `route` that matched.
+    public var pattern: String?
     public var destination: String?
     public var reason: String?
     /// The `explain` object, when present.
@@ -14,9 +16,19 @@ public struct ResultSummary: Sendable, Equatable {
         self.url = url
         self.status = status
         self.route = json["route"]?["name"]?.stringValue
+        self.pattern = json["route"]?["pattern"]?.stringValue
         self.destination = json["destination"]?.stringValue
         self.reason = json["reason"]?.stringValue
         self.explain = json["explain"]
+    }
+
+    /// The redirecting routes the resolution passed through (from `explain`).
+    public var redirects: [(route: String, pattern: String)] {
+        (explain?["tried"]?.arrayValue ?? []).compactMap { step in
+            guard step["outcome"]?.stringValue == "redirected", let route = step["route"]?.stringValue,
+                  let pattern = step["pattern"]?.stringValue else { return nil }
+            return (route, pattern)
+        }
     }
 
     /// `matched artwork -> Artwork`, `fallback -> WebView`, `rejected (userinfo in URL)`.

@@ -4,6 +4,7 @@
 /// https://www.artsy.net/artwork/soup -> Artwork
 /// artsy://artist/banksy               # must match some route
 /// https://www.artsy.net/nowhere -> fallback
+/// /artwork/soup [platform=ios appVersion=7.1.0] -> WebView
 /// ```
 public struct ValidationCase: Sendable, Equatable {
     public enum Expectation: Sendable, Equatable, CustomStringConvertible {
@@ -28,8 +29,18 @@ public struct ValidationCase: Sendable, Equatable {
     public let line: Int
     public let url: String
     public let expectation: Expectation
+    /// The context the case names (`[platform=ios appVersion=7.1.0]`), replacing the run's.
+    public let context: ResolveContext?
     /// The line as written (without comment), for reports.
     public let text: String
+
+    public init(line: Int, url: String, context: ResolveContext? = nil, expectation: Expectation, text: String) {
+        self.line = line
+        self.url = url
+        self.context = context
+        self.expectation = expectation
+        self.text = text
+    }
 
     /// Why a cases file cannot be read.
     public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -48,9 +59,16 @@ public struct ValidationCase: Sendable, Equatable {
             let trimmed = line.trimmingWhitespace
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let parts = trimmed.components(separatedBy: "->")
-            let url = parts[0].trimmingWhitespace
+            var subject = parts[0].trimmingWhitespace
+            var context: ResolveContext? = nil
+            if let open = subject.range(of: " ["), subject.hasSuffix("]") {
+                let fields = subject[open.upperBound..<subject.index(before: subject.endIndex)]
+                context = try Self.context(fields, line: index + 1)
+                subject = subject[..<open.lowerBound].trimmingWhitespace
+            }
+            let url = subject
             guard !url.isEmpty, !url.contains(" "), !url.contains("\t") else {
-                throw SyntaxError(line: index + 1, message: "expected 'URL' or 'URL -> Destination|fallback|external|rejected', got '\(trimmed)'")
+                throw SyntaxError(line: index + 1, message: "expected 'URL [context]' or 'URL [context] -> Destination|fallback|external|rejected', got '\(trimmed)'")
             }
             var expectation = Expectation.matched
             if parts.count == 2 {
@@ -67,9 +85,49 @@ public struct ValidationCase: Sendable, Equatable {
             } else if parts.count > 2 {
                 throw SyntaxError(line: index + 1, message: "more than one '->' in '\(trimmed)'")
             }
-            cases.append(ValidationCase(line: index + 1, url: url, expectation: expectation, text: trimmed))
+            cases.append(ValidationCase(line: index + 1, url: url, context: context, expectation: expectation, text: trimmed))
         }
         return cases
+    }
+
+    /// `platform=ios idiom=tablet appVersion=7.1.0`, each at most once.
+    static func context(_ text: Substring, line: Int) throws(SyntaxError) -> ResolveContext {
+        var context = ResolveContext()
+        var seen: Set<Substring> = []
+        for field in text.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+            guard let eq = field.firstIndex(of: "="), case let key = field[..<eq], seen.insert(key).inserted else {
+                throw SyntaxError(line: line, message: "expected a context such as [platform=ios idiom=phone appVersion=7.1.0], got '[\(text)]'")
+            }
+            let value = String(field[field.index(after: eq)...])
+            switch key {
+            case "platform": context.platform = value
+            case "idiom": context.idiom = value
+            case "appVersion":
+                guard let version = SemanticVersion(value) else {
+                    throw SyntaxError(line: line, message: "appVersion '\(value)' is not a semantic version such as 7.2.0")
+                }
+                context.appVersion = version
+            default:
+                throw SyntaxError(line: line, message: "unknown context key '\(key)'; use platform, idiom and appVersion")
+            }
+        }
+        return context
+    }
+
+    /// A context as a case writes it: `[platform=ios appVersion=7.1.0]`, or empty for none.
+    public static func text(of context: ResolveContext) -> String {
+        var fields: [String] = []
+        if let p = context.platform { fields.append("platform=\(p)") }
+        if let i = context.idiom { fields.append("idiom=\(i)") }
+        if let v = context.appVersion { fields.append("appVersion=\(v)") }
+        return fields.isEmpty ? "" : "[\(fields.joined(separator: " "))]"
+    }
+
+    /// The line that states `expectation` for `url` in `context`.
+    public static func line(url: String, context: ResolveContext = .none, expectation: Expectation) -> String {
+        let ctx = text(of: context)
+        let subject = ctx.isEmpty ? url : "\(url) \(ctx)"
+        return expectation == .matched ? subject : "\(subject) -> \(expectation)"
     }
 
     /// Whether `result` meets the expectation.

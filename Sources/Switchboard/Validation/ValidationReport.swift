@@ -36,41 +36,19 @@ public struct ValidationReport: Sendable {
     public var junitXML: String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites tests=\"\(entries.count)\" failures=\"\(failed)\">\n"
-        xml += "  <testsuite name=\"switchboard validate \(Self.escape(source))\" tests=\"\(entries.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\">\n"
+        xml += "  <testsuite name=\"switchboard validate \(XMLText.escape(source))\" tests=\"\(entries.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\">\n"
         for entry in entries {
-            let name = Self.escape("line \(entry.testCase.line): \(entry.testCase.text)")
-            xml += "    <testcase classname=\"\(Self.escape(source))\" name=\"\(name)\""
+            let name = XMLText.escape("line \(entry.testCase.line): \(entry.testCase.text)")
+            xml += "    <testcase classname=\"\(XMLText.escape(source))\" name=\"\(name)\""
             if entry.passed {
                 xml += "/>\n"
             } else {
-                let message = Self.escape("expected \(entry.testCase.expectation), got \(entry.result.outcome)")
-                let body = Self.escape(entry.result.explanationLines.joined(separator: "\n"))
+                let message = XMLText.escape("expected \(entry.testCase.expectation), got \(entry.result.outcome)")
+                let body = XMLText.escape(entry.result.explanationLines.joined(separator: "\n"))
                 xml += ">\n      <failure message=\"\(message)\" type=\"mismatch\">\(body)</failure>\n    </testcase>\n"
             }
         }
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
-    }
-
-    /// XML text and attribute escaping; characters XML 1.0 cannot carry become U+FFFD.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n", "\t", "\r": out.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
     }
 }

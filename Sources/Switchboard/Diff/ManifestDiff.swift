@@ -1,0 +1,93 @@
+import RouteMatching
+
+/// What changed between two manifests: declarations by route name, and outcomes, by
+/// resolving a corpus of URLs (``URLCorpus`` of both, plus the cases given) with both
+/// in every context that matters to each URL.
+///
+/// ```swift
+/// let diff = ManifestDiff(old: try CompiledManifest(json: a), new: try CompiledManifest(json: b))
+/// for change in diff.outcomes where change.severity == .breaking { print(change) }
+/// ```
+public struct ManifestDiff: Sendable {
+    /// A URL to replay, with where it came from.
+    public struct Probe: Sendable {
+        public let url: String
+        public let shape: String
+        public let context: ResolveContext?
+        public let source: OutcomeChange.Source
+
+        public init(url: String, shape: String, context: ResolveContext? = nil, source: OutcomeChange.Source) {
+            self.url = url
+            self.shape = shape
+            self.context = context
+            self.source = source
+        }
+    }
+
+    public let declarations: [DeclarationChange]
+    /// Breaking first, then changed, then added; in corpus order within each.
+    public let outcomes: [OutcomeChange]
+    /// How many URLs were resolved, and in how many contexts in all.
+    public let urlCount: Int
+    public let resolutionCount: Int
+
+    /// Compares `old` with `new`, replaying the generated corpus and `cases`.
+    public init(old: CompiledManifest, new: CompiledManifest, cases: [Probe] = []) {
+        declarations = Self.declarations(old.manifest, new.manifest)
+        var probes: [Probe] = []
+        var seen: Set<String> = []
+        for (side, manifest) in [(0, old.manifest), (1, new.manifest)] {
+            for item in URLCorpus(manifest).items where seen.insert(item.url).inserted {
+                probes.append(Probe(url: item.url, shape: item.shape, source: side == 0 ? .oldRoute(item.route) : .newRoute(item.route)))
+            }
+        }
+        probes += cases
+        var replay = Replay(old: old, new: new)
+        var changes: [OutcomeChange] = []
+        for probe in probes { changes += replay.compare(probe) }
+        outcomes = ChangeSeverity.allCases.reversed().flatMap { s in changes.filter { $0.severity == s } }
+        urlCount = probes.count
+        resolutionCount = replay.resolutions
+    }
+
+    /// Whether any change is at or above `severity`; declarations count only as
+    /// breaking (a universal link withdrawn) or for `any`.
+    public func hasChange(atLeast severity: ChangeSeverity?, ignoring ignored: Set<String> = []) -> Bool {
+        guard let severity else { return !declarations.isEmpty || outcomes.contains { !ignored.contains($0.fingerprint) } }
+        return outcomes.contains { $0.severity >= severity && !ignored.contains($0.fingerprint) }
+            || (severity == .breaking && declarations.contains(where: \.isBreaking))
+    }
+}
+
+extension ManifestDiff {
+    /// Resolves probes with both manifests and groups what differs.
+    struct Replay {
+        var exploration: ContextExploration
+        var resolutions: Int { exploration.resolutions }
+
+        init(old: CompiledManifest, new: CompiledManifest) {
+            exploration = ContextExploration([old, new])
+        }
+
+        mutating func compare(_ probe: Probe) -> [OutcomeChange] {
+            let results = exploration.explore(probe.url, fixed: probe.context)
+            let tested = results.map(\.context)
+            // One change per distinct (old, new) pair of outcomes.
+            var groups: [(Outcome, Outcome, [ResolveContext])] = []
+            for (context, outcomes) in results where outcomes[0] != outcomes[1] {
+                let (a, b) = (outcomes[0], outcomes[1])
+                if let k = groups.firstIndex(where: { $0.0 == a && $0.1 == b }) {
+                    groups[k].2.append(context)
+                } else {
+                    groups.append((a, b, [context]))
+                }
+            }
+            return groups.compactMap { a, b, contexts in
+                guard let severity = ChangeSeverity.of(a, b, url: probe.url) else { return nil }
+                let words = probe.context != nil ? ValidationCase.text(of: contexts[0]) : ContextSpace.describe(contexts, of: tested)
+                return OutcomeChange(severity: severity, url: probe.url, shape: probe.shape, contexts: contexts,
+                                     context: words.flatMap { $0.isEmpty ? nil : $0 }, old: a, new: b, source: probe.source)
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/// Everything in the report as one JSON document, for tools.
+public struct DiffJSONRenderer: DiffRenderer {
+    public init() {}
+
+    public func render(_ report: DiffReport) -> String {
+        func position(_ p: SourceMap.Position?) -> [JSONValue.Member] {
+            p.map { [.init("line", .integer(Int64($0.line))), .init("column", .integer(Int64($0.column)))] } ?? []
+        }
+        func outcome(_ c: OutcomeChange, reason: String? = nil) -> JSONValue {
+            let (file, place) = report.location(of: c)
+            var members: [JSONValue.Member] = [
+                .init("severity", .string(c.severity.rawValue)), .init("url", .string(c.url)), .init("shape", .string(c.shape)),
+                .init("context", c.context.map(JSONValue.string) ?? .null),
+                .init("contexts", .array(c.contexts.map(\.json))),
+                .init("old", c.old.json), .init("new", c.new.json), .init("fingerprint", .string(c.fingerprint)),
+                .init("file", .string(file)),
+            ] + position(place)
+            if let reason { members.append(.init("reason", .string(reason))) }
+            return .object(members)
+        }
+        let declarations = report.diff.declarations.map { d -> JSONValue in
+            let (file, place) = report.location(of: d)
+            return .object([
+                .init("kind", .string(d.kind.rawValue)), .init("route", d.route.map(JSONValue.string) ?? .null),
+                .init("newName", d.newName.map(JSONValue.string) ?? .null), .init("field", d.field.map(JSONValue.string) ?? .null),
+                .init("old", d.old ?? .null), .init("new", d.new ?? .null), .init("breaking", .bool(d.isBreaking)),
+                .init("file", .string(file)),
+            ] + position(place))
+        }
+        let document = JSONValue.object([
+            .init("summary", .object([
+                .init("breaking", .integer(Int64(report.count(.breaking)))),
+                .init("changed", .integer(Int64(report.count(.changed)))),
+                .init("added", .integer(Int64(report.count(.added)))),
+                .init("ignored", .integer(Int64(report.ignored.count))),
+                .init("declarations", .integer(Int64(report.diff.declarations.count))),
+                .init("urls", .integer(Int64(report.diff.urlCount))),
+                .init("resolutions", .integer(Int64(report.diff.resolutionCount))),
+                .init("fails", .bool(report.fails)),
+            ])),
+            .init("declarations", .array(declarations)),
+            .init("outcomes", .array(report.outcomes.map { outcome($0) })),
+            .init("ignored", .array(report.ignored.map { outcome($0.change, reason: $0.reason) })),
+        ])
+        return String(decoding: document.serialized(), as: UTF8.self) + "\n"
+    }
+}
