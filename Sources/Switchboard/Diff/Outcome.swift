@@ -14,8 +14,10 @@ public struct Outcome: Sendable, Equatable, CustomStringConvertible {
         status = result.status
         route = result.route?.name
         destination = result.status == .matched ? result.destination : nil
-        params = .object(result.params)
-        presentation = result.presentation?.json
+        // Keys sorted: JSON objects are unordered, and the canonical manifest a server
+        // serves sorts the declarations whose order a file gives its params.
+        params = JSONValue.object(result.params).sortingKeys()
+        presentation = result.presentation?.json.sortingKeys()
         reason = result.reason
         self.universalLink = result.status == .matched ? universalLink : nil
     }
@@ -51,5 +53,19 @@ public struct Outcome: Sendable, Equatable, CustomStringConvertible {
         if let reason { members.append(.init("reason", .string(reason))) }
         if let universalLink { members.append(.init("universalLink", .bool(universalLink))) }
         return .object(members)
+    }
+}
+
+extension JSONValue {
+    /// The value with every object's members in key order.
+    func sortingKeys() -> JSONValue {
+        switch self {
+        case .object(let members):
+            return .object(members.map { .init($0.key, $0.value.sortingKeys()) }.sorted { JSONWriter.keyOrder($0.key, $1.key) })
+        case .array(let items):
+            return .array(items.map { $0.sortingKeys() })
+        default:
+            return self
+        }
     }
 }

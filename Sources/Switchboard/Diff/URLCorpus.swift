@@ -50,7 +50,10 @@ public struct URLCorpus: Sendable {
         let required = queryParams.filter { $0.required && $0.defaultValue == nil }
         func samples(_ name: String) -> SampleValues { SampleValues(route.declaration(name)?.type ?? .string) }
 
-        /// The path with each param's value from `values` (first fitting sample otherwise).
+        // A route restricted to hosts is reached on its first host; others by path alone.
+        let origin = route.hostsAsWritten?.first.map { "https://\($0)" } ?? ""
+        /// The URL up to the query, each param's value from `values` (the first fitting
+        /// sample otherwise).
         func path(_ values: [String: [String]]) -> String? {
             var out = ""
             for segment in expansion {
@@ -64,7 +67,7 @@ public struct URLCorpus: Sendable {
                     for part in value { out += "/" + encode(part) }
                 }
             }
-            return out.isEmpty ? "/" : out
+            return origin + (out.isEmpty ? "/" : out)
         }
         func query(_ pairs: [(String, String)]) -> String {
             pairs.isEmpty ? "" : "?" + pairs.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
@@ -79,14 +82,15 @@ public struct URLCorpus: Sendable {
         // The expansion's plain URL, then the same on each host and scheme.
         guard let basePath = path([:]) else { return }
         add(basePath, requiredPairs, "", base: true)
-        let hosts = route.hostsAsWritten ?? manifest.hosts
-        for host in hosts.prefix(3) { add("https://\(host)\(basePath)", requiredPairs, "on \(host)") }
+        let bare = String(basePath.dropFirst(origin.count))
+        let hosts = route.hostsAsWritten.map { Array($0.dropFirst()) } ?? manifest.hosts
+        for host in hosts.prefix(3) { add("https://\(host)\(bare)", requiredPairs, "on \(host)") }
         let unlisted = route.hostsAsWritten.flatMap { own in manifest.hosts.first { !own.contains($0) } }
         for host in [unlisted, Self.unlistedHost].compactMap({ $0 }) {
-            add("https://\(host)\(basePath)", requiredPairs, "on unlisted \(host)")
+            add("https://\(host)\(bare)", requiredPairs, "on unlisted \(host)")
         }
         for scheme in manifest.schemes.prefix(3) {
-            add("\(scheme)://\(basePath.dropFirst())", requiredPairs, "on \(scheme):")
+            add("\(scheme)://\(bare.dropFirst())", requiredPairs, "on \(scheme):")
         }
         // Path params: every other accepted value, then one refused.
         for segment in expansion {

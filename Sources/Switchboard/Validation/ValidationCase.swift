@@ -68,7 +68,7 @@ public struct ValidationCase: Sendable, Equatable {
             }
             let url = subject
             guard !url.isEmpty, !url.contains(" "), !url.contains("\t") else {
-                throw SyntaxError(line: index + 1, message: "expected 'URL [context]' or 'URL [context] -> Destination|fallback|external|rejected', got '\(trimmed)'")
+                throw SyntaxError(line: index + 1, message: "expected 'URL' or 'URL -> Destination|fallback|external|rejected' (a context may follow the URL: [platform=ios appVersion=7.1.0]), got '\(trimmed)'")
             }
             var expectation = Expectation.matched
             if parts.count == 2 {
