@@ -36,10 +36,15 @@ public struct ManifestDiff: Sendable {
         declarations = Self.declarations(old.manifest, new.manifest)
         var probes: [Probe] = []
         var seen: Set<String> = []
-        for (side, manifest) in [(0, old.manifest), (1, new.manifest)] {
-            for item in URLCorpus(manifest).items where seen.insert(item.url).inserted {
-                probes.append(Probe(url: item.url, shape: item.shape, source: side == 0 ? .oldRoute(item.route) : .newRoute(item.route)))
-            }
+        // The new manifest's URLs first; a change is shown on the route as it is now
+        // (found by name), or on the old one when it is gone.
+        let newIndex = Dictionary(new.manifest.routes.map { ($0.name, $0.index) }, uniquingKeysWith: { a, _ in a })
+        for item in URLCorpus(new.manifest).items where seen.insert(item.url).inserted {
+            probes.append(Probe(url: item.url, shape: item.shape, source: .newRoute(item.route)))
+        }
+        for item in URLCorpus(old.manifest).items where seen.insert(item.url).inserted {
+            let source = newIndex[old.manifest.routes[item.route].name].map(OutcomeChange.Source.newRoute) ?? .oldRoute(item.route)
+            probes.append(Probe(url: item.url, shape: item.shape, source: source))
         }
         probes += cases
         var replay = Replay(old: old, new: new)
