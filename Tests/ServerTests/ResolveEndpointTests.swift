@@ -74,6 +74,23 @@ final class ResolveEndpointTests {
         #expect((results[0]["presentation"] as? [String: String]) == ["style": "modal"])
     }
 
+    @Test func anItemMayCarryItsOwnContext() throws {
+        let body = #"""
+        {"urls": ["/user/conversations/12",
+                  {"url": "/user/conversations/12", "context": {"appVersion": "7.1.0"}},
+                  {"url": "/artist/banksy", "context": {}},
+                  {"url": "/artist/banksy"}],
+         "context": {"appVersion": "7.3.0", "idiom": "tablet"}}
+        """#
+        let r = try RawHTTP.request("POST", "/v1/resolve", body: Array(body.utf8), port: server.port)
+        #expect(r.status == 200)
+        let results = try #require(try r.json()["results"] as? [[String: Any]])
+        #expect(results.map { $0["destination"] as? String } == ["Conversation", "WebView", "Artist", "Artist"])
+        // An item's own context replaces the batch's whole: no tablet for the third.
+        #expect((results[2]["presentation"] as? [String: String]) == ["style": "push"])
+        #expect((results[3]["presentation"] as? [String: String]) == ["style": "modal"])
+    }
+
     @Test func refusesBadBatches() throws {
         func post(_ body: String) throws -> RawHTTP.Response {
             try RawHTTP.request("POST", "/v1/resolve", body: Array(body.utf8), port: server.port)
@@ -82,6 +99,9 @@ final class ResolveEndpointTests {
         #expect(malformed.status == 400)
         #expect(try malformed.json()["offset"] as? Int == 15)
         #expect(try post(#"{"urls": [1]}"#).json()["pointer"] as? String == "/urls/0")
+        #expect(try post(#"{"urls": [{"context": {}}]}"#).json()["pointer"] as? String == "/urls/0/url")
+        #expect(try post(#"{"urls": ["/a", {"url": "/b", "context": {"appVersion": "x"}}]}"#).json()["pointer"] as? String == "/urls/1/context/appVersion")
+        #expect(try post(#"{"urls": [{"url": "/b", "colour": 1}]}"#).json()["pointer"] as? String == "/urls/0/colour")
         #expect(try post(#"["/a"]"#).status == 400)
         #expect(try post(#"{"url": "/a"}"#).status == 400)
         #expect(try post(#"{"urls": [], "context": {"appVersion": "x"}}"#).json()["pointer"] as? String == "/context/appVersion")

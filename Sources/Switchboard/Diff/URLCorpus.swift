@@ -84,7 +84,7 @@ public struct URLCorpus: Sendable {
         add(basePath, requiredPairs, "", base: true)
         let bare = String(basePath.dropFirst(origin.count))
         let hosts = route.hostsAsWritten.map { Array($0.dropFirst()) } ?? manifest.hosts
-        for host in hosts.prefix(3) { add("https://\(host)\(bare)", requiredPairs, "on \(host)") }
+        for host in hosts.prefix(8) { add("https://\(host)\(bare)", requiredPairs, "on \(host)") }
         let unlisted = route.hostsAsWritten.flatMap { own in manifest.hosts.first { !own.contains($0) } }
         for host in [unlisted, Self.unlistedHost].compactMap({ $0 }) {
             add("https://\(host)\(bare)", requiredPairs, "on unlisted \(host)")
