@@ -25,9 +25,15 @@ let package = Package(
         // The only home of unsafe pointers and Unmanaged: the HTTP daemon, gzip.
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CZlib"]),
         // The HTTP API: endpoints, manifest store and reloader, metrics.
-        .target(name: "SwitchboardServer", dependencies: [
-            "Switchboard", "MicroHTTPD", .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "SwitchboardServer",
+            dependencies: ["Switchboard", "MicroHTTPD", .product(name: "Logging", package: "swift-log")],
+            // The route explorer's page, style and script: files in the repository, bytes in
+            // the binary (the Docker image copies the binary alone).
+            resources: [
+                .embedInCode("Explorer/index.html"), .embedInCode("Explorer/explorer.css"), .embedInCode("Explorer/explorer.js"),
+            ]
+        ),
         // The command line: argument parsing and printing only.
         .executableTarget(
             name: "switchboard",

@@ -6,7 +6,8 @@ final class Metrics: Sendable {
     /// The endpoints counted separately.
     enum Endpoint: String, CaseIterable, Sendable {
         case resolve = "/v1/resolve", manifest = "/v1/manifest", healthz = "/healthz", readyz = "/readyz",
-             metrics = "/metrics", openapi = "/openapi.json", other = "other"
+             metrics = "/metrics", openapi = "/openapi.json", routes = "/v1/routes", validate = "/v1/validate", explorer = "/",
+             other = "other"
     }
 
     /// `Endpoint.allCases`, built once (reading `allCases` builds an array each time).

@@ -22,7 +22,7 @@ enum OpenAPIDocument {
           { "name": "platform", "in": "query", "schema": { "type": "string" }, "description": "ios, android or web" },
           { "name": "idiom", "in": "query", "schema": { "type": "string" }, "description": "phone or tablet" },
           { "name": "appVersion", "in": "query", "schema": { "type": "string", "pattern": "^[0-9]{1,9}(\\.[0-9]{1,9}){0,2}(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$" } },
-          { "name": "explain", "in": "query", "schema": { "type": "string", "enum": ["1", "0", "true", "false", "yes", "no", ""] } }
+          { "name": "explain", "in": "query", "schema": { "type": "string", "enum": ["1", "0", "true", "false", "yes", "no", "", "near"] }, "description": "near: also the routes that almost matched (at most 10, closest first)" }
         ],
         "responses": {
           "200": { "description": "The result", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Result" } } } },
@@ -144,7 +144,7 @@ enum OpenAPIDocument {
                 "properties": { "url": { "type": "string" }, "context": { "$ref": "#/components/schemas/Context" } } }
             ] } },
           "context": { "$ref": "#/components/schemas/Context" },
-          "explain": { "type": "boolean" }
+          "explain": { "oneOf": [{ "type": "boolean" }, { "const": "near" }] }
         }
       },
       "Context": {

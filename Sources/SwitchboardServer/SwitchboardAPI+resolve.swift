@@ -23,7 +23,9 @@ extension SwitchboardAPI {
             return (error.response, (0, 0, 0, 0))
         }
         let compiled = store.current.compiled
-        let result = compiled.resolve(bytes: parameters.url, context: parameters.context, explain: parameters.explain)
+        let result = parameters.near
+            ? compiled.resolveExplainingNearMisses(bytes: parameters.url, context: parameters.context)
+            : compiled.resolve(bytes: parameters.url, context: parameters.context, explain: parameters.explain)
         var outcomes: Outcomes = (0, 0, 0, 0)
         Self.count(result.status, into: &outcomes)
         return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: compiled.resultJSON(result)), outcomes)
@@ -33,6 +35,8 @@ extension SwitchboardAPI {
         var url: [UInt8]
         var context: ResolveContext
         var explain: Bool
+        /// `explain=near`: also the routes that almost matched.
+        var near = false
     }
 
     /// The parameters of `GET /v1/resolve`, read in one pass over the query: `url`
@@ -83,6 +87,9 @@ extension SwitchboardAPI {
                                         : "give the url parameter once; POST /v1/resolve takes several")
         }
         guard !containsNUL else { throw .badRequest("the url parameter contains a NUL byte") }
+        if let explain, Self.equals(explain, "near") {
+            return ResolveParameters(url: decoded, context: context, explain: true, near: true)
+        }
         return ResolveParameters(url: decoded, context: context, explain: try Self.flag(explain))
     }
 
@@ -107,7 +114,7 @@ extension SwitchboardAPI {
         return UTF8Validation.string(value[...])
     }
 
-    /// `POST /v1/resolve` with `{"urls": [...], "context": {...}, "explain": false}`.
+    /// `POST /v1/resolve` with `{"urls": [...], "context": {...}, "explain": false|true|"near"}`.
     func resolveBatch(_ request: HTTPRequest) -> (HTTPResponse, Outcomes) {
         let document: JSONValue
         do {
@@ -140,11 +147,12 @@ extension SwitchboardAPI {
         } catch {
             return (error.response, (0, 0, 0, 0))
         }
-        var explain = false
+        var explain = false, near = false
         switch document["explain"] {
         case nil: break
         case .bool(let b)?: explain = b
-        default: return (Self.pointerProblem("/explain", "expected true or false"), (0, 0, 0, 0))
+        case .string("near")?: (explain, near) = (true, true)
+        default: return (Self.pointerProblem("/explain", "expected true, false or \"near\""), (0, 0, 0, 0))
         }
         let compiled = store.current.compiled
         var writer = JSONWriter(capacity: 64 + requests.count * 360)
@@ -152,7 +160,9 @@ extension SwitchboardAPI {
         var outcomes: Outcomes = (0, 0, 0, 0)
         for (i, request) in requests.enumerated() {
             if i > 0 { writer.byte(UInt8(ascii: ",")) }
-            let result = compiled.resolve(request.url, context: request.context, explain: explain)
+            let result = near
+                ? compiled.resolveExplainingNearMisses(bytes: Array(request.url.utf8), context: request.context)
+                : compiled.resolve(request.url, context: request.context, explain: explain)
             Self.count(result.status, into: &outcomes)
             compiled.writeResult(result, into: &writer)
         }

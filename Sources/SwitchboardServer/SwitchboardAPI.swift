@@ -15,11 +15,14 @@ final class SwitchboardAPI: HTTPHandler {
     let metrics: Metrics
     /// Set when requests are logged.
     let accessLog: Logger?
+    /// The route explorer's files; nil with `serve --no-ui`.
+    let explorer: ExplorerAssets?
 
-    init(store: ManifestStore, metrics: Metrics, accessLog: Logger? = nil) {
+    init(store: ManifestStore, metrics: Metrics, accessLog: Logger? = nil, explorer: ExplorerAssets? = nil) {
         self.store = store
         self.metrics = metrics
         self.accessLog = accessLog
+        self.explorer = explorer
     }
 
     /// An endpoint: its path, the methods it allows, and its handler.
@@ -45,6 +48,12 @@ final class SwitchboardAPI: HTTPHandler {
         (Array("/openapi.json".utf8), Endpoint(metric: .openapi, methods: ["GET", "HEAD"]) { _, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: OpenAPIDocument.bytes), (0, 0, 0, 0))
         }),
+        (Array("/v1/routes".utf8), Endpoint(metric: .routes, methods: ["GET", "HEAD"]) { api, _ in
+            (api.routes(), (0, 0, 0, 0))
+        }),
+        (Array("/v1/validate".utf8), Endpoint(metric: .validate, methods: ["POST"]) { api, request in
+            api.validate(request)
+        }),
         (Array("/metrics".utf8), Endpoint(metric: .metrics, methods: ["GET", "HEAD"]) { api, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                           body: Array(api.metrics.render(store: api.store.snapshot).utf8)), (0, 0, 0, 0))
@@ -58,7 +67,18 @@ final class SwitchboardAPI: HTTPHandler {
         var metric = Metrics.Endpoint.other
         var outcomes = (0, 0, 0, 0)
         let response: HTTPResponse
-        if let match = Self.endpoints.first(where: { $0.path.count == path.count && $0.path.elementsEqual(path) })?.endpoint {
+        if let explorer, let asset = ExplorerAssets.path(path) {
+            metric = .explorer
+            if request.method == "GET" || request.method == "HEAD", let answer = explorer.response(asset, request) {
+                response = answer
+            } else if explorer.assets[asset] != nil {
+                var problem = Problem(status: 405, title: "Method Not Allowed", detail: "\(request.method) is not allowed here; use GET, HEAD")
+                problem.headers = [("Allow", "GET, HEAD")]
+                response = problem.response
+            } else {
+                response = Problem(status: 404, title: "Not Found", detail: "no explorer file at \(asset)").response
+            }
+        } else if let match = Self.endpoints.first(where: { $0.path.count == path.count && $0.path.elementsEqual(path) })?.endpoint {
             metric = match.metric
             if match.methods.contains(request.method) {
                 (response, outcomes) = match.handle(self, request)

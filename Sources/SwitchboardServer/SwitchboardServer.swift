@@ -26,11 +26,13 @@ public final class SwitchboardServer: Sendable {
         public var logger: Logger
         /// Log one line per request.
         public var accessLog: Bool
+        /// Serve the route explorer at `/` and `/ui/` (`serve --no-ui` turns it off).
+        public var ui: Bool
 
         public init(manifestPath: String = "Config/routes.json", host: String = "127.0.0.1", port: Int = 8080,
                     threads: Int = 2, watch: Bool = true, http: HTTPDaemon.Configuration = HTTPDaemon.Configuration(),
                     logger: Logger = Logger(label: "switchboard", factory: { _ in SwiftLogNoOpLogHandler() }),
-                    accessLog: Bool = false) {
+                    accessLog: Bool = false, ui: Bool = true) {
             self.manifestPath = manifestPath
             self.host = host
             self.port = port
@@ -39,6 +41,7 @@ public final class SwitchboardServer: Sendable {
             self.http = http
             self.logger = logger
             self.accessLog = accessLog
+            self.ui = ui
         }
     }
 
@@ -81,7 +84,8 @@ public final class SwitchboardServer: Sendable {
         http.requestHeaders = SwitchboardAPI.requestHeaders
         do {
             daemon = try HTTPDaemon(configuration: http, handler: SwitchboardAPI(store: store, metrics: metrics,
-                                                                            accessLog: configuration.accessLog ? logger : nil))
+                                                                            accessLog: configuration.accessLog ? logger : nil,
+                                                                            explorer: configuration.ui ? ExplorerAssets() : nil))
         } catch {
             throw .listen(error)
         }

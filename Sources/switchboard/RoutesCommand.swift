@@ -16,18 +16,8 @@ struct RoutesCommand: ParsableCommand {
         var rows: [[String]] = [["#", "HOST", "PATH", "ROUTE", "DESTINATION", "PRESENTATION", "NOTES"]]
         for (i, entry) in compiled.table.enumerated() {
             let route = entry.route
-            var notes: [String] = []
-            if let redirect = route.redirect { notes.append("redirect \(redirect.text)") }
-            if entry.pattern != entry.path && route.patterns.count == 1 { notes.append("from \(entry.pattern)") }
-            if route.patterns.count > 1 { notes.append("alias \(entry.pattern)") }
-            if route.priority != 0 { notes.append("priority \(route.priority)") }
-            if let since = route.since { notes.append("since \(since)") }
-            if let until = route.until { notes.append("until \(until)") }
-            for variant in route.variants { notes.append("variant " + Self.describe(variant)) }
-            if !route.universalLink { notes.append("no universal link") }
-            for param in route.params where param.type != .string { notes.append(":\(param.name) \(param.type)") }
             rows.append([String(i + 1), entry.host ?? "*", entry.path, route.name, route.destination ?? "-",
-                         route.redirect == nil ? route.presentation.style.rawValue : "-", notes.joined(separator: "; ")])
+                         route.redirect == nil ? route.presentation.style.rawValue : "-", entry.notes.joined(separator: "; ")])
         }
         let widths = (0..<7).map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
@@ -36,17 +26,6 @@ struct RoutesCommand: ParsableCommand {
             }.joined(separator: "  ")
             print(line.trimmingTrailingSpaces)
         }
-    }
-
-    static func describe(_ v: Variant) -> String {
-        var when: [String] = []
-        if let p = v.platforms { when.append("platform=\(p.joined(separator: "|"))") }
-        if let i = v.idioms { when.append("idiom=\(i.joined(separator: "|"))") }
-        if let a = v.appVersion { when.append("appVersion \(a)") }
-        var then: [String] = []
-        if let d = v.destination { then.append(d) }
-        if let p = v.presentation { then.append(p.style.rawValue) }
-        return "[\(when.joined(separator: ", ")) -> \(then.joined(separator: " "))]"
     }
 }
 

@@ -33,6 +33,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .customLong("access-log"), help: "Log one line per request [env: SWITCHBOARD_ACCESS_LOG=1].")
     var accessLog = false
 
+    @Flag(name: .customLong("no-ui"), help: "Do not serve the route explorer at / and /ui/ (the API stays).")
+    var noUI = false
+
     var level: Logger.Level? {
         Logger.Level(rawValue: logLevel ?? ProcessInfo.processInfo.environment["SWITCHBOARD_LOG_LEVEL"] ?? "info")
     }
@@ -92,7 +95,7 @@ struct ServeCommand: ParsableCommand {
             let access = accessLog || ProcessInfo.processInfo.environment["SWITCHBOARD_ACCESS_LOG"] == "1"
             let started = try SwitchboardServer(
                 configuration: .init(manifestPath: s.config, host: s.host, port: s.port, threads: s.threads,
-                                     logger: logger, accessLog: access))
+                                     logger: logger, accessLog: access, ui: !noUI))
             server.withLock { $0 = started }
             // A stop that came while starting found no server to stop.
             if stopRequested.load(ordering: .acquiring) { started.stop() }

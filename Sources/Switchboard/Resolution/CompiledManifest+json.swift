@@ -57,7 +57,7 @@ extension CompiledManifest {
 }
 
 extension Explanation {
-    /// `{"host", "path", "segments", "tried": [{route, pattern, path, outcome, detail}], "note"}`.
+    /// `{"host", "path", "segments", "tried": [{route, pattern, path, outcome, detail}], "note", "near"}`.
     public var json: JSONValue {
         var m: [JSONValue.Member] = []
         if let path {
@@ -72,6 +72,12 @@ extension Explanation {
             })))
         }
         if let note { m.append(.init("note", .string(note))) }
+        if let near {
+            m.append(.init("near", .array(near.map { miss in
+                .object([.init("route", .string(miss.route)), .init("pattern", .string(miss.pattern)), .init("path", .string(miss.path)),
+                         .init("reason", .string(miss.reason)), .init("distance", .integer(Int64(miss.distance)))])
+            })))
+        }
         return .object(m)
     }
 }

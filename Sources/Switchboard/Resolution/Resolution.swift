@@ -53,6 +53,14 @@ public struct Resolution: Sendable {
     }
 }
 
+extension Resolution {
+    /// The same result with another explanation.
+    func replacingExplanation(_ explanation: Explanation) -> Resolution {
+        Resolution(url: urlBytes, status: status, reason: reason, target: target, matched: matched, fragment: fragment,
+                   explanation: explanation)
+    }
+}
+
 final class ExplanationBox: Sendable {
     let value: Explanation
     init(_ value: Explanation) { self.value = value }
@@ -78,4 +86,6 @@ public struct Explanation: Sendable {
     public var steps: [Step] = []
     /// A note on the outcome: the rejection reason, `external host`, `no route matched`.
     public var note: String?
+    /// With `explain=near`: routes that almost matched and were never tried.
+    public var near: [NearMiss]? = nil
 }

@@ -1,0 +1,46 @@
+import RouteMatching
+import MicroHTTPD
+import Switchboard
+
+extension SwitchboardAPI {
+    /// Most cases in one `POST /v1/validate`.
+    static let maxValidateCases = 10_000
+
+    /// `GET /v1/routes`: the table in precedence order, one entry per expansion.
+    func routes() -> HTTPResponse {
+        HTTPResponse(status: 200, headers: Self.jsonHeaders, body: store.current.compiled.tableJSON)
+    }
+
+    /// `POST /v1/validate`: a cases text in, what `switchboard validate` reports out:
+    /// every case with its outcome and explanation, totals, and route coverage.
+    func validate(_ request: HTTPRequest) -> (HTTPResponse, Outcomes) {
+        guard let text = UTF8Validation.string(request.body[...]) else {
+            return (Problem.badRequest("the body must be a cases text in UTF-8").response, (0, 0, 0, 0))
+        }
+        let cases: [ValidationCase]
+        do {
+            cases = try ValidationCase.parse(text)
+        } catch {
+            return (Problem.badRequest("line \(error.line): \(error.message)", [.init("line", .integer(Int64(error.line)))]).response,
+                    (0, 0, 0, 0))
+        }
+        guard cases.count <= Self.maxValidateCases else {
+            return (Problem(status: 413, title: "Content Too Large",
+                            detail: "\(cases.count) cases; at most \(Self.maxValidateCases) in one request").response, (0, 0, 0, 0))
+        }
+        let compiled = store.current.compiled
+        var outcomes: Outcomes = (0, 0, 0, 0)
+        let results = cases.compactMap { c -> ResultSummary? in
+            let result = compiled.resolve(c.url, context: c.context ?? .none, explain: true)
+            Self.count(result.status, into: &outcomes)
+            return (try? JSONParser.parse(compiled.resultJSON(result))).flatMap(ResultSummary.init(json:))
+        }
+        let report = ValidationReport(source: "request", entries: zip(cases, results).map { .init(testCase: $0, result: $1) })
+        var body = report.json(coverage: RouteCoverage(manifest: compiled.manifest, results: results))
+        if case .object(var members) = body {
+            members.append(.init("manifest", .object([.init("version", .integer(compiled.manifest.version)), .init("etag", .string(compiled.etag))])))
+            body = .object(members)
+        }
+        return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: body.serialized()), outcomes)
+    }
+}
