@@ -19,8 +19,10 @@ enum CLI {
         private let err = Pipe()
         private(set) var log = ""
 
-        init(_ arguments: [String], environment: [String: String]? = nil) throws {
+        init(_ arguments: [String], environment: [String: String]? = nil, executable: URL = CLI.executable,
+             in directory: URL? = nil) throws {
             process.executableURL = executable
+            if let directory { process.currentDirectoryURL = directory }
             process.arguments = arguments
             if let environment { process.environment = environment }
             process.standardError = err

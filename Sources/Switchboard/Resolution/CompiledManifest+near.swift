@@ -32,10 +32,12 @@ extension CompiledManifest {
     func nearMisses(host: String?, segments: [String], context: ResolveContext, tried: [Explanation.Step]) -> [NearMiss] {
         let triedKeys = Set(tried.map { "\($0.route)\u{1F}\($0.pattern)" })
         let keys = manifest.caseSensitive ? segments : segments.map { $0.lowercased() }
-        var found: [NearMiss] = []
+        var found: [(NearMiss, Int, Int)] = []
         for entry in table where !triedKeys.contains("\(entry.route.name)\u{1F}\(entry.pattern)") {
             var reasons: [String] = []
-            if let only = entry.host, only != host { reasons.append("host: only on \(only)") }
+            // How far: a literal counts by its edit distance, anything else as a few edits.
+            var cost = 0
+            if let only = entry.host, only != host { reasons.append("host: only on \(only)"); cost += 4 }
             let hasWildcard = entry.segments.last.map { if case .wildcard = $0 { return true } else { return false } } ?? false
             let fixed = hasWildcard ? entry.segments.count - 1 : entry.segments.count
             guard hasWildcard ? segments.count >= fixed : segments.count == fixed else { continue }
@@ -43,22 +45,41 @@ extension CompiledManifest {
                 switch matcher {
                 case .literal(let key) where key != keys[k]:
                     reasons.append("segment \(k + 1): \"\(segments[k])\" is not \"\(key)\"")
+                    cost += Self.editDistance(keys[k], key)
                 case .param(let name, let type) where !type.accepts(segments[k]):
                     reasons.append("param \(name): not \(Self.article(type))")
+                    cost += 4
                 default:
                     break
                 }
                 if reasons.count > 2 { break }
             }
             if let version = context.appVersion {
-                if let since = entry.route.since, version < since { reasons.append("since \(since) > appVersion \(version)") }
-                if let until = entry.route.until, version >= until { reasons.append("until \(until) <= appVersion \(version)") }
+                if let since = entry.route.since, version < since { reasons.append("since \(since) > appVersion \(version)"); cost += 4 }
+                if let until = entry.route.until, version >= until { reasons.append("until \(until) <= appVersion \(version)"); cost += 4 }
             }
             guard (1...2).contains(reasons.count) else { continue }
-            found.append(NearMiss(route: entry.route.name, pattern: entry.pattern, path: entry.path, reason: reasons[0],
-                                  distance: reasons.count))
+            found.append((NearMiss(route: entry.route.name, pattern: entry.pattern, path: entry.path, reason: reasons[0],
+                                   distance: reasons.count), cost, found.count))
         }
-        // Stable: closest first, precedence order within a distance.
-        return Array((found.filter { $0.distance == 1 } + found.filter { $0.distance == 2 }).prefix(Self.maxNearMisses))
+        // Closest first: fewer differences, then fewer edits, then precedence order.
+        found.sort { ($0.0.distance, $0.1, $0.2) < ($1.0.distance, $1.1, $1.2) }
+        return found.prefix(Self.maxNearMisses).map(\.0)
+    }
+
+    /// Levenshtein distance over characters, both capped at 64.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a.prefix(64)), y = Array(b.prefix(64))
+        var row = Array(0...y.count)
+        for i in 1...max(x.count, 1) where !x.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: y.count, by: 1) {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (x[i - 1] == y[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[y.count]
     }
 }

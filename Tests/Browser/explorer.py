@@ -1,0 +1,230 @@
+"""Drives the route explorer in a real browser (Debian's chromium through
+chromium-driver) against a running server; run by ExplorerPageTests.
+
+usage: explorer.py BASE_URL MANIFEST_PATH XSS_MANIFEST SCREENSHOT_DIR
+
+Each check prints `ok <what>`; the first failure raises, printing what the page showed,
+and the exit status is 1. MANIFEST_PATH is the file the server watches: the script
+rewrites it to check that the page follows a reload.
+"""
+import json
+import sys
+import time
+import urllib.parse
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+BASE, MANIFEST, XSS, SHOTS = sys.argv[1:5]
+WAIT = 15
+
+
+def browser(width, height, phone=False):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 f"--window-size={width},{height}", "--force-device-scale-factor=1"):
+        options.add_argument(flag)
+    if phone:
+        # A window cannot be narrower than about 500 pixels: emulate the phone's screen.
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1}})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait(driver, condition, what):
+    try:
+        return WebDriverWait(driver, WAIT).until(lambda d: condition(d))
+    except Exception:
+        body = driver.find_element(By.TAG_NAME, "body").text
+        raise AssertionError(f"timed out waiting for {what}; the page shows:\n{body[:3000]}")
+
+
+def text(driver, element_id):
+    return driver.find_element(By.ID, element_id).text
+
+
+def check(condition, what, detail=""):
+    if not condition:
+        raise AssertionError(f"{what}: {detail}")
+    print("ok", what, flush=True)
+
+
+def open_page(driver, fragment=""):
+    driver.get(BASE + "/" + fragment)
+    wait(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1", "the page to start")
+
+
+def resolve(driver, url, explain=True, app_version=""):
+    field = driver.find_element(By.ID, "url")
+    field.clear()
+    field.send_keys(url)
+    version = driver.find_element(By.ID, "appVersion")
+    version.clear()
+    version.send_keys(app_version)
+    box = driver.find_element(By.ID, "explain")
+    if box.is_selected() != explain:
+        box.click()
+    field.send_keys(Keys.ENTER)
+    wait(driver, lambda d: d.execute_script("return state.lastResult && state.lastResult.url") == url, f"the result of {url}")
+
+
+def summary(driver):
+    return {dt.text: dd.text for dt, dd in zip(driver.find_elements(By.CSS_SELECTOR, "#result-summary dt"),
+                                               driver.find_elements(By.CSS_SELECTOR, "#result-summary dd"))}
+
+
+def no_script_ran(driver, where):
+    try:
+        alert = driver.switch_to.alert
+        raise AssertionError(f"an alert opened {where}: {alert.text}")
+    except NoAlertPresentException:
+        pass
+    check(driver.execute_script("return window.__xss === undefined"), f"no payload ran {where}")
+
+
+def phone_width():
+    """A phone's width: the same page, readable."""
+    phone = browser(390, 844, phone=True)
+    try:
+        open_page(phone, "#url=" + urllib.parse.quote("/artist/banksy", safe="") + "&explain=1")
+        wait(phone, lambda d: summary(d).get("status") == "matched", "the phone page to resolve")
+        width = phone.execute_script("return document.documentElement.scrollWidth")
+        check(width <= 390, "no sideways scrolling at phone width", str(width))
+        phone.execute_script("window.scrollTo(0, 0)")
+        phone.save_screenshot(f"{SHOTS}/explorer-phone.png")
+    finally:
+        phone.quit()
+
+
+
+def main():
+    desktop = browser(1280, 1000)
+    try:
+        # A link to an explanation resolves as soon as it opens.
+        link = "#url=" + urllib.parse.quote("https://www.artsy.net/artist/banksy/bogus-tab", safe="") + "&explain=1"
+        open_page(desktop, link)
+        wait(desktop, lambda d: summary(d).get("status") == "fallback", "the linked URL to resolve")
+        steps = text(desktop, "steps")
+        check("normalized: host artsy.net, path /artist/banksy/bogus-tab" in steps, "the normalized host and path", steps)
+        check("tried artist /artist/:id(/:tab): refused (param tab: not one of works|shows|about|articles)" in steps,
+              "a refused candidate with its reason", steps)
+        near = text(desktop, "near")
+        check("artist-auction-results /artist/:id/auction-results: segment 3: \"bogus-tab\" is not \"auction-results\"" in near,
+              "near misses with their reason", near)
+
+        # A match: destination, params, the winner highlighted in the table.
+        resolve(desktop, "https://www.artsy.net/artist/banksy?ref=home#top")
+        shown = summary(desktop)
+        check(shown.get("status") == "matched" and shown.get("destination") == "Artist", "destination", str(shown))
+        params = text(desktop, "params")
+        check("id banksy" in params and "ref home" in params, "params", params)
+        winner = desktop.find_elements(By.CSS_SELECTOR, "#routes tr.winner")
+        # Each expansion of the pattern that won (/artist/:id and /artist/:id/:tab).
+        check(len(winner) == 2 and all(w.get_attribute("data-route") == "artist" for w in winner), "the winning rows are highlighted",
+              str([w.text for w in winner]))
+
+        # A version gate, as the explanation says it.
+        resolve(desktop, "/user/conversations/12", app_version="7.1.0")
+        steps = text(desktop, "steps")
+        check("refused (since 7.2.0 > appVersion 7.1.0)" in steps, "a version gate's reason", steps)
+        check(summary(desktop).get("destination") == "WebView", "the gated route falls through to the next")
+        touched = [r.get_attribute("data-route") for r in desktop.find_elements(By.CSS_SELECTOR, "#routes tr.touched")]
+        check("conversation" in touched, "the refused route is marked in the table", str(touched))
+        desktop.execute_script("window.scrollTo(0, 0)")
+        desktop.save_screenshot(f"{SHOTS}/explorer-resolve.png")
+
+        # The state lives in the address; a URL with its own query and fragment survives.
+        tricky = "https://x/?a=1&b=2#f"
+        resolve(desktop, tricky)
+        fragment = desktop.execute_script("return location.hash")
+        check(fragment.startswith("#url=" + urllib.parse.quote(tricky, safe="")), "the URL is percent-encoded in the address", fragment)
+        second = browser(1280, 1000)
+        try:
+            open_page(second, fragment)
+            wait(second, lambda d: d.find_element(By.ID, "url").get_attribute("value") == tricky, "the URL to come back")
+            check(summary(second).get("status") == "external", "the reopened link resolves at once")
+        finally:
+            second.quit()
+
+        # The table filters by text; a route opens to its manifest JSON; keyboard works.
+        flt = desktop.find_element(By.ID, "filter")
+        flt.send_keys("auction")
+        rows = [r for r in desktop.find_elements(By.CSS_SELECTOR, "#routes tbody tr") if r.is_displayed()]
+        check(rows and all("auction" in r.text.lower() for r in rows), "the filter keeps matching rows", str(len(rows)))
+        rows[0].send_keys(Keys.ENTER)
+        wait(desktop, lambda d: d.find_element(By.ID, "route-detail").is_displayed(), "the route's JSON")
+        shown = json.loads(text(desktop, "route-json"))
+        check(shown.get("name") == rows[0].get_attribute("data-route"), "the route opens to its manifest JSON", str(shown))
+        flt.clear()
+        flt.send_keys(Keys.BACKSPACE)
+        desktop.execute_script("document.getElementById('table').scrollIntoView()")
+        desktop.save_screenshot(f"{SHOTS}/explorer-table.png")
+
+        # Many links at once: a cases file, failures marked.
+        batch = desktop.find_element(By.ID, "batch-input")
+        batch.send_keys("/artist/banksy -> Artist\n/orders/nope -> OrderDetails\n/user/conversations/3 [appVersion=7.3.0] -> Conversation\n")
+        desktop.find_element(By.ID, "batch-button").click()
+        wait(desktop, lambda d: "passed" in text(d, "batch-summary"), "the batch")
+        check(text(desktop, "batch-summary") == "2 passed, 1 failed", "the batch totals", text(desktop, "batch-summary"))
+        failed = desktop.find_elements(By.CSS_SELECTOR, "#batch-results tr.fail")
+        check(len(failed) == 1 and "/orders/nope" in failed[0].text, "the failing case is marked")
+        desktop.execute_script("document.getElementById('batch').scrollIntoView()")
+        desktop.save_screenshot(f"{SHOTS}/explorer-batch.png")
+
+        phone_width()
+
+        # A reload: the page shows the new version and what it changed for the URL shown.
+        resolve(desktop, "/artist/banksy")
+        with open(MANIFEST) as f:
+            manifest = json.load(f)
+        manifest["version"] = 2
+        for route in manifest["routes"]:
+            if route["name"] == "artist":
+                route["destination"] = "ArtistV2"
+        with open(MANIFEST + ".tmp", "w") as f:
+            json.dump(manifest, f)
+        import os
+        os.replace(MANIFEST + ".tmp", MANIFEST)
+        wait(desktop, lambda d: text(d, "m-version") == "2", "the new version")
+        wait(desktop, lambda d: "ArtistV2" in text(d, "m-changed"), "the changed result")
+        check("version 1 → 2" in text(desktop, "m-changed"), "what changed is said", text(desktop, "m-changed"))
+        check(summary(desktop).get("destination") == "ArtistV2", "the URL is resolved again")
+
+        # Hostile manifest data is shown as text; nothing in it runs.
+        os.replace(XSS, MANIFEST)
+        wait(desktop, lambda d: text(d, "m-version") == "3", "the hostile manifest")
+        resolve(desktop, "/x/%3Cimg%20src=x%20onerror=window.__xss=1%3E")
+        no_script_ran(desktop, "resolving into a hostile route")
+        shown = summary(desktop)
+        check("<script>" in shown.get("destination", ""), "markup in a destination is shown as text", str(shown))
+        check("<img" in text(desktop, "params"), "markup in a param is shown as text")
+        rows = desktop.find_elements(By.CSS_SELECTOR, "#routes tbody tr")
+        rows[0].click()
+        wait(desktop, lambda d: d.find_element(By.ID, "route-detail").is_displayed(), "the hostile route's JSON")
+        batch = desktop.find_element(By.ID, "batch-input")
+        batch.clear()
+        batch.send_keys("javascript:window.__xss=1\n/x/\"><img src=x onerror=window.__xss=1>\n")
+        desktop.find_element(By.ID, "batch-button").click()
+        wait(desktop, lambda d: "resolved" in text(d, "batch-summary"), "the hostile batch")
+        open_page(desktop, "#url=" + urllib.parse.quote("javascript:window.__xss=1", safe="") + "&explain=1")
+        wait(desktop, lambda d: summary(d).get("status") == "rejected", "a javascript: URL to be rejected")
+        no_script_ran(desktop, "anywhere on the page")
+        images = desktop.execute_script("return document.images.length")
+        check(images == 0, "no element came from manifest data", str(images))
+        errors = [e for e in desktop.get_log("browser") if e["level"] == "SEVERE" and "Content Security Policy" in e["message"]]
+        check(not errors, "nothing the page itself does breaks its policy", str(errors))
+    finally:
+        desktop.quit()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as e:
+        print("FAIL", e, flush=True)
+        sys.exit(1)
