@@ -74,6 +74,67 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/v1/routes": {
+      "get": {
+        "operationId": "routes",
+        "summary": "The route table in the order precedence tries it, one entry per pattern expansion",
+        "responses": { "200": { "description": "The table", "content": { "application/json": { "schema": {
+          "type": "object", "required": ["manifest", "routes"],
+          "properties": {
+            "manifest": { "type": "object", "required": ["version", "etag"] },
+            "routes": { "type": "array", "items": { "type": "object",
+              "required": ["order", "host", "path", "route", "index", "pattern", "destination", "presentation", "redirect", "notes"],
+              "properties": {
+                "order": { "type": "integer" }, "host": { "type": ["string", "null"] }, "path": { "type": "string" },
+                "route": { "type": "string" }, "index": { "type": "integer" }, "pattern": { "type": "string" },
+                "destination": { "type": ["string", "null"] }, "presentation": { "type": ["string", "null"] },
+                "redirect": { "type": ["string", "null"] }, "notes": { "type": "array", "items": { "type": "string" } } } } } } } } } } }
+      }
+    },
+    "/v1/validate": {
+      "post": {
+        "operationId": "validate",
+        "summary": "Check a cases text (the validate format) against the manifest in service",
+        "requestBody": { "required": true, "content": { "text/plain": { "schema": { "type": "string", "minLength": 1,
+          "description": "One case a line: URL, URL [platform=ios appVersion=7.1.0] or either followed by -> Destination (fallback, external, rejected); blank lines and # comments skipped. The pattern is the subset without contexts or comments.",
+          "pattern": "^(?:[ \\t]*(?:[!\"$-=?-~]+(?: -> [!\"$-=?-~]+)?)?[ \\t]*\\n)*[ \\t]*(?:[!\"$-=?-~]+(?: -> [!\"$-=?-~]+)?)?[ \\t]*$" } } } },
+        "responses": {
+          "200": { "description": "Each case with its outcome, totals and route coverage", "content": { "application/json": { "schema": {
+            "type": "object", "required": ["passed", "failed", "cases", "coverage", "manifest"],
+            "properties": {
+              "passed": { "type": "integer" }, "failed": { "type": "integer" },
+              "cases": { "type": "array", "items": { "type": "object", "required": ["line", "case", "url", "expected", "passed", "outcome"] } },
+              "coverage": { "type": "object" }, "manifest": { "type": "object" } } } } } },
+          "400": { "$ref": "#/components/responses/Problem" },
+          "408": { "$ref": "#/components/responses/Problem" },
+          "413": { "$ref": "#/components/responses/Problem" },
+          "431": { "$ref": "#/components/responses/Problem" }
+        }
+      }
+    },
+    "/": {
+      "get": {
+        "operationId": "explorer",
+        "summary": "The route explorer page (absent with serve --no-ui)",
+        "responses": {
+          "200": { "description": "The page", "content": { "text/html": { "schema": { "type": "string" } } } },
+          "304": { "description": "Not modified" },
+          "404": { "$ref": "#/components/responses/Problem" }
+        }
+      }
+    },
+    "/ui/{file}": {
+      "get": {
+        "operationId": "explorerFile",
+        "summary": "The explorer's style and script",
+        "parameters": [{ "name": "file", "in": "path", "required": true, "schema": { "enum": ["explorer.css", "explorer.js"] } }],
+        "responses": {
+          "200": { "description": "The file", "content": { "text/css": { "schema": { "type": "string" } }, "text/javascript": { "schema": { "type": "string" } } } },
+          "304": { "description": "Not modified" },
+          "404": { "$ref": "#/components/responses/Problem" }
+        }
+      }
+    },
     "/healthz": {
       "get": {
         "operationId": "health",

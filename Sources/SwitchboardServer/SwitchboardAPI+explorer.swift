@@ -14,8 +14,8 @@ extension SwitchboardAPI {
     /// `POST /v1/validate`: a cases text in, what `switchboard validate` reports out:
     /// every case with its outcome and explanation, totals, and route coverage.
     func validate(_ request: HTTPRequest) -> (HTTPResponse, Outcomes) {
-        guard let text = UTF8Validation.string(request.body[...]) else {
-            return (Problem.badRequest("the body must be a cases text in UTF-8").response, (0, 0, 0, 0))
+        guard !request.body.isEmpty, let text = UTF8Validation.string(request.body[...]) else {
+            return (Problem.badRequest("the body must be a cases text in UTF-8: one `URL -> Destination` a line").response, (0, 0, 0, 0))
         }
         let cases: [ValidationCase]
         do {

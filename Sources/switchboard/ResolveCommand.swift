@@ -11,8 +11,12 @@ struct ResolveCommand: ParsableCommand {
     @OptionGroup var manifest: ManifestOptions
     @OptionGroup var context: ContextOptions
 
-    @Flag(help: "Add how each result was reached: candidates tried and why each was refused.")
+    @Flag(help: "Add how each result was reached: candidates tried and why each was refused. --explain=near also lists the routes that almost matched.")
     var explain = false
+
+    /// `--explain=near`, spelled so by the user (see ``SwitchboardCommand/main()``).
+    @Flag(name: .customLong("explain-near"), help: .hidden)
+    var explainNear = false
 
     @Argument(help: "URLs to resolve, or '-' for standard input.")
     var urls: [String] = []
@@ -38,7 +42,9 @@ struct ResolveCommand: ParsableCommand {
     }
 
     private func emit(_ compiled: CompiledManifest, _ url: String, _ ctx: ResolveContext) {
-        let result = compiled.resolve(url, context: ctx, explain: explain)
+        let result = explainNear
+            ? compiled.resolveExplainingNearMisses(bytes: Array(url.utf8), context: ctx)
+            : compiled.resolve(url, context: ctx, explain: explain)
         print(String(decoding: compiled.resultJSON(result), as: UTF8.self))
     }
 }

@@ -16,7 +16,10 @@ struct SwitchboardCommand: ParsableCommand {
     /// ArgumentParser's 64.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            // `--explain=near` is the API's `explain=near`; ArgumentParser has no flag with
+            // an optional value, so it is read as a flag of its own.
+            let arguments = CommandLine.arguments.dropFirst().map { $0 == "--explain=near" ? "--explain-near" : $0 }
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             if exitCode(for: error) == .validationFailure {

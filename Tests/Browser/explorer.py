@@ -160,8 +160,9 @@ def main():
         wait(desktop, lambda d: d.find_element(By.ID, "route-detail").is_displayed(), "the route's JSON")
         shown = json.loads(text(desktop, "route-json"))
         check(shown.get("name") == rows[0].get_attribute("data-route"), "the route opens to its manifest JSON", str(shown))
-        flt.clear()
-        flt.send_keys(Keys.BACKSPACE)
+        flt.send_keys(Keys.CONTROL, "a")
+        flt.send_keys(Keys.DELETE)
+        wait(desktop, lambda d: text(d, "table-count").startswith("66 of 66"), "the filter to be cleared")
         desktop.execute_script("document.getElementById('table').scrollIntoView()")
         desktop.save_screenshot(f"{SHOTS}/explorer-table.png")
 

@@ -15,10 +15,13 @@ struct OpenAPITests {
         let document = try r.json()
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: Any])
-        #expect(Set(paths.keys) == ["/v1/resolve", "/v1/manifest", "/healthz", "/readyz", "/metrics", "/openapi.json"])
-        for path in paths.keys where path != "/v1/resolve" {
-            #expect(try RawHTTP.get(path, port: live.port).status == 200, "\(path)")
+        #expect(Set(paths.keys) == ["/v1/resolve", "/v1/manifest", "/healthz", "/readyz", "/metrics", "/openapi.json",
+                                    "/v1/routes", "/v1/validate", "/", "/ui/{file}"])
+        for path in paths.keys where !["/v1/resolve", "/v1/validate"].contains(path) {
+            let target = path.replacingOccurrences(of: "{file}", with: "explorer.js")
+            #expect(try RawHTTP.get(target, port: live.port).status == 200, "\(path)")
         }
+        #expect(try RawHTTP.request("POST", "/v1/validate", body: Array("/a\n".utf8), port: live.port).status == 200)
         // Validated by the reference validator (PyPI's openapi-spec-validator).
         let file = live.folder.url.appendingPathComponent("openapi.json")
         try Data(r.body).write(to: file)

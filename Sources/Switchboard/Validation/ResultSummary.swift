@@ -61,6 +61,9 @@ public struct ResultSummary: Sendable, Equatable {
             lines.append(line)
         }
         if let note = explain["note"]?.stringValue { lines.append(note) }
+        for miss in explain["near"]?.arrayValue ?? [] {
+            lines.append("almost \(miss["route"]?.stringValue ?? "?") \(miss["path"]?.stringValue ?? "?"): \(miss["reason"]?.stringValue ?? "?")")
+        }
         return lines
     }
 }
