@@ -29,14 +29,10 @@ struct DiffCommand: ParsableCommand {
     var format: ReportFormat = .text
 
     @Option(name: .customLong("fail-on"), help: "Exit 1 on a change at or above: breaking, changed, any or none.")
-    var failOn: FailOn = .breaking
+    var failOn: FailureThreshold = .breaking
 
     @Option(help: ArgumentHelp("Accepted changes: a fingerprint and a reason a line.", valueName: "file"))
     var ignore: String?
-
-    enum FailOn: String, ExpressibleByArgument, CaseIterable {
-        case breaking, changed, any, none
-    }
 
     func run() throws {
         let before = try Self.load(old), after = try Self.load(new)
@@ -58,7 +54,7 @@ struct DiffCommand: ParsableCommand {
         let diff = ManifestDiff(old: before, new: after, cases: probes)
         let report = DiffReport(diff: diff, oldFile: old, newFile: new, oldRoutePositions: before.routePositions,
                                 newRoutePositions: after.routePositions, caseFiles: cases, ignore: accepted,
-                                failOn: failOn == .any ? nil : ChangeSeverity(rawValue: failOn.rawValue), failOnNone: failOn == .none)
+                                failOn: failOn)
         let renderer: any DiffRenderer
         switch format {
         case .text: renderer = DiffTextRenderer()
@@ -74,16 +70,8 @@ struct DiffCommand: ParsableCommand {
     /// A manifest file, or the manifest a running server has in service.
     static func load(_ source: String) throws -> CompiledManifest {
         if source.hasPrefix("http://") || source.hasPrefix("https://") { return try RemoteServer(source).manifest() }
-        do {
-            return try ManifestFile.load(source)
-        } catch {
-            switch error {
-            case .unreadable:
-                printError("switchboard: \(error)")
-            case .invalid(let path, let manifestError):
-                Diagnostics.report(path, manifestError.diagnostics, printError)
-            }
-            throw ExitCode(2)
-        }
+        return try Diagnostics.loadOrExit(source, invalidStatus: 2)
     }
 }
+
+extension FailureThreshold: ExpressibleByArgument {}

@@ -39,9 +39,10 @@ struct ContextOptions: ParsableArguments {
 }
 
 enum Diagnostics {
-    /// Loads the manifest or exits: 2 when it cannot be read, 1 when it is invalid, after
-    /// printing every problem (to standard output for `check`, whose output they are).
-    static func loadOrExit(_ path: String, problemsToStandardOutput: Bool = false) throws -> CompiledManifest {
+    /// Loads the manifest or exits: 2 when it cannot be read, `invalidStatus` (1; 2 for
+    /// `diff`, whose inputs must both be manifests) when it is invalid, after printing
+    /// every problem (to standard output for `check`, whose output they are).
+    static func loadOrExit(_ path: String, problemsToStandardOutput: Bool = false, invalidStatus: Int32 = 1) throws -> CompiledManifest {
         do {
             return try ManifestFile.load(path)
         } catch {
@@ -51,7 +52,7 @@ enum Diagnostics {
                 throw ExitCode(2)
             case .invalid(let path, let manifestError):
                 report(path, manifestError.diagnostics, problemsToStandardOutput ? { print($0) } : printError)
-                throw ExitCode(1)
+                throw ExitCode(invalidStatus)
             }
         }
     }

@@ -55,12 +55,12 @@ public struct ManifestDiff: Sendable {
         resolutionCount = replay.resolutions
     }
 
-    /// Whether any change is at or above `severity`; declarations count only as
-    /// breaking (a universal link withdrawn) or for `any`.
-    public func hasChange(atLeast severity: ChangeSeverity?, ignoring ignored: Set<String> = []) -> Bool {
-        guard let severity else { return !declarations.isEmpty || outcomes.contains { !ignored.contains($0.fingerprint) } }
-        return outcomes.contains { $0.severity >= severity && !ignored.contains($0.fingerprint) }
-            || (severity == .breaking && declarations.contains(where: \.isBreaking))
+    /// Whether a change that `threshold` fails remains once `ignored` fingerprints are
+    /// left out; declarations count as breaking (a universal link withdrawn) or for `any`.
+    public func fails(_ threshold: FailureThreshold, ignoring ignored: Set<String> = []) -> Bool {
+        if threshold == .any && !declarations.isEmpty { return true }
+        if threshold != .none && declarations.contains(where: \.isBreaking) { return true }
+        return outcomes.contains { threshold.fails($0.severity) && !ignored.contains($0.fingerprint) }
     }
 }
 

@@ -10,13 +10,12 @@ public struct DiffReport: Sendable {
     public let caseFiles: [String]
     /// Accepted changes: fingerprint -> reason.
     public let ignore: [String: String]
-    /// Changes at or above this fail the run; nil: any change; `failOnNone`: none.
-    public let failOn: ChangeSeverity?
-    public let failOnNone: Bool
+    /// What fails the run (`--fail-on`).
+    public let failOn: FailureThreshold
 
     public init(diff: ManifestDiff, oldFile: String, newFile: String, oldRoutePositions: [SourceMap.Position] = [],
                 newRoutePositions: [SourceMap.Position] = [], caseFiles: [String] = [], ignore: [String: String] = [:],
-                failOn: ChangeSeverity? = .breaking, failOnNone: Bool = false) {
+                failOn: FailureThreshold = .breaking) {
         self.diff = diff
         self.oldFile = oldFile
         self.newFile = newFile
@@ -25,7 +24,6 @@ public struct DiffReport: Sendable {
         self.caseFiles = caseFiles
         self.ignore = ignore
         self.failOn = failOn
-        self.failOnNone = failOnNone
     }
 
     /// Outcome changes not accepted by the ignore file.
@@ -39,14 +37,12 @@ public struct DiffReport: Sendable {
 
     /// Whether the run fails (exit 1).
     public var fails: Bool {
-        failOnNone ? false : diff.hasChange(atLeast: failOn, ignoring: Set(ignore.keys))
+        diff.fails(failOn, ignoring: Set(ignore.keys))
     }
 
     /// Whether `change` is at or above the failing severity.
     public func isFailure(_ change: OutcomeChange) -> Bool {
-        guard !failOnNone else { return false }
-        guard let failOn else { return true }
-        return change.severity >= failOn
+        failOn.fails(change.severity)
     }
 
     /// `2 breaking, 1 changed, 0 added (1 ignored); 3 declaration changes; 120 URLs, 134 resolutions each`
