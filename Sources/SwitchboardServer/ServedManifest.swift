@@ -18,6 +18,9 @@ final class ServedManifest: Sendable {
     /// 304 answers, shared like the bodies: no per-request allocation.
     let manifestNotModified: PreparedResponse
     let echoNotModified: PreparedResponse
+    /// `GET /v1/routes`, plain and gzipped: built on first request (2 MB and ~30 ms for
+    /// 10,000 routes, which neither a load nor every request should pay), then shared.
+    private let routesTable = Locked<(plain: PreparedResponse, gzip: PreparedResponse)?>(nil)
 
     init?(compiled: CompiledManifest, sourceBytes: [UInt8], loadedAt: Int64) {
         let m = compiled.manifest
@@ -48,6 +51,18 @@ final class ServedManifest: Sendable {
         self.manifestGzip = manifestGzip
         self.echoPlain = echoPlain
         self.echoGzip = echoGzipResponse
+    }
+
+    /// The route table response; the first caller builds it outside the lock (a race
+    /// builds it twice, harmlessly), later ones share it.
+    func routes(gzip: Bool) -> PreparedResponse? {
+        if let built = routesTable.withLock({ $0 }) { return gzip ? built.gzip : built.plain }
+        let body = compiled.tableJSON
+        let headers = [("Content-Type", "application/json"), ("Vary", "Accept-Encoding")]
+        guard let compressed = Gzip.compress(body), let plain = PreparedResponse(body: body, headers: headers),
+              let zipped = PreparedResponse(body: compressed, headers: headers + [("Content-Encoding", "gzip")]) else { return nil }
+        routesTable.withLock { $0 = (plain, zipped) }
+        return gzip ? zipped : plain
     }
 
     /// The shape Eigen's clients read: `{"id","name","created_at","updated_at",

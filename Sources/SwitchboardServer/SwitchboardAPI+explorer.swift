@@ -6,9 +6,14 @@ extension SwitchboardAPI {
     /// Most cases in one `POST /v1/validate`.
     static let maxValidateCases = 10_000
 
-    /// `GET /v1/routes`: the table in precedence order, one entry per expansion.
-    func routes() -> HTTPResponse {
-        HTTPResponse(status: 200, headers: Self.jsonHeaders, body: store.current.compiled.tableJSON)
+    /// `GET /v1/routes`: the table in precedence order, one entry per expansion, built
+    /// once per manifest.
+    func routes(_ request: HTTPRequest) -> HTTPResponse {
+        let served = store.current
+        guard let prepared = served.routes(gzip: Self.acceptsGzip(request.header("Accept-Encoding"))) else {
+            return HTTPResponse(status: 200, headers: Self.jsonHeaders, body: served.compiled.tableJSON)
+        }
+        return HTTPResponse(status: 200, prepared: prepared)
     }
 
     /// `POST /v1/validate`: a cases text in, what `switchboard validate` reports out:

@@ -48,8 +48,8 @@ final class SwitchboardAPI: HTTPHandler {
         (Array("/openapi.json".utf8), Endpoint(metric: .openapi, methods: ["GET", "HEAD"]) { _, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: OpenAPIDocument.bytes), (0, 0, 0, 0))
         }),
-        (Array("/v1/routes".utf8), Endpoint(metric: .routes, methods: ["GET", "HEAD"]) { api, _ in
-            (api.routes(), (0, 0, 0, 0))
+        (Array("/v1/routes".utf8), Endpoint(metric: .routes, methods: ["GET", "HEAD"]) { api, request in
+            (api.routes(request), (0, 0, 0, 0))
         }),
         (Array("/v1/validate".utf8), Endpoint(metric: .validate, methods: ["POST"]) { api, request in
             api.validate(request)

@@ -62,6 +62,10 @@ final class ExplorerEndpointTests {
         #expect(routes.map { $0["order"] as? Int } == Array(1...66))
         let conversations = routes.filter { $0["path"] as? String == "/user/conversations/:id" }.compactMap { $0["route"] as? String }
         #expect(conversations == ["conversation", "conversation-web"])
+        // Built once per manifest, gzipped when asked, the same bytes every time.
+        #expect(try RawHTTP.get("/v1/routes", port: port).body == r.body)
+        let zipped = try RawHTTP.get("/v1/routes", headers: [("Accept-Encoding", "gzip")], port: port)
+        #expect(zipped.header("Content-Encoding") == "gzip" && zipped.body.count < r.body.count)
     }
 
     @Test func validateTakesACasesTextAndReportsEachCase() throws {
