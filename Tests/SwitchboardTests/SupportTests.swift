@@ -147,3 +147,42 @@ struct SemanticVersionParsingTests {
         #expect(SemanticVersion(text) == nil, "\(text)")
     }
 }
+
+struct SourceMapTests {
+    /// Line and column of `offset` counted the slow, obvious way.
+    static func reference(_ bytes: [UInt8], _ offset: Int) -> SourceMap.Position {
+        let before = bytes[..<offset]
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        return SourceMap.Position(line: before.count { $0 == UInt8(ascii: "\n") } + 1,
+                                  column: bytes[lineStart..<offset].count { $0 & 0xC0 != 0x80 } + 1)
+    }
+
+    /// Documents minified and pretty, with multi-byte characters before values and
+    /// values past many 64-byte blocks of one line: every route's position and every
+    /// field's agree with the reference.
+    @Test(arguments: [false, true])
+    func placesEveryPointerWhereTheReferenceDoes(pretty: Bool) throws {
+        let routes = (0..<300).map { i in
+            "{\"name\":\"é\(String(repeating: "😀", count: i % 7))\(i)\",\"pattern\":\"/a\(i)\",\"destination\":\"D\"}"
+        }
+        let text = "{\"version\":1,\"routes\":[" + routes.joined(separator: pretty ? ",\n  " : ",") + "]}"
+        let bytes = Array(text.utf8)
+        let (document, map) = try JSONParser.parseWithSourceMap(bytes)
+        let starts = bytes.indices.filter { bytes[$0] == UInt8(ascii: "{") }.dropFirst()
+        #expect(map.positions(ofItemsOf: "/routes", in: document) == starts.map { Self.reference(bytes, $0) })
+        let pointers = (0..<300).reversed().flatMap { ["/routes/\($0)/destination", "/routes/\($0)/missing"] }
+        let found = map.positions(of: pointers, in: document)
+        for (pointer, position) in zip(pointers, found) {
+            let route = Int(pointer.split(separator: "/")[1])!
+            let start = starts[starts.startIndex + route]
+            let offset = pointer.hasSuffix("missing") ? start
+                : start + Array(routes[route].utf8).indices.first { Array(routes[route].utf8)[$0...].starts(with: Array("\"D\"".utf8)) }!
+            #expect(position == Self.reference(bytes, offset), "\(pointer)")
+            #expect(map.position(of: pointer, in: document) == position)
+        }
+        for offset in [0, 1, 63, 64, 65, bytes.count - 1, bytes.count] {
+            #expect(map.position(ofByte: offset) == Self.reference(bytes, offset))
+            #expect(SourceMap.position(ofByte: offset, in: bytes) == Self.reference(bytes, offset))
+        }
+    }
+}

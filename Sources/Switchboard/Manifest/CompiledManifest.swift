@@ -59,8 +59,8 @@ public final class CompiledManifest: Sendable {
         diagnostics += validator.validate()
         diagnostics.sort { Self.pointerOrder($0.pointer, $1.pointer) }
         if let sourceMap {
-            for i in diagnostics.indices {
-                diagnostics[i].position = sourceMap.position(of: diagnostics[i].pointer, in: document)
+            for (i, position) in sourceMap.positions(of: diagnostics.map(\.pointer), in: document).enumerated() {
+                diagnostics[i].position = position
             }
         }
         guard !diagnostics.contains(where: { $0.severity == .error }) else { throw ManifestError(diagnostics: diagnostics) }

@@ -28,28 +28,50 @@ public struct SourceMap: Sendable {
     private let sizes: [Int32]
     /// The byte offset of every line's start.
     private let lineStarts: [Int]
+    /// How many characters start before each block of ``blockSize`` bytes, so that a
+    /// column costs at most one block's scan even on a minified file's one long line.
+    private let charactersBeforeBlock: [Int32]
+    private static let blockSize = 64
 
     init(bytes: [UInt8], offsets: [Int32], sizes: [Int32]) {
         self.bytes = bytes
         self.offsets = offsets
         self.sizes = sizes
         var starts = [0]
-        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") { starts.append(i + 1) }
+        var blocks: [Int32] = []
+        blocks.reserveCapacity(bytes.count / Self.blockSize + 1)
+        var characters: Int32 = 0
+        for (i, b) in bytes.enumerated() {
+            if i % Self.blockSize == 0 { blocks.append(characters) }
+            if b == UInt8(ascii: "\n") { starts.append(i + 1) }
+            if !Self.isContinuation(b) { characters += 1 }
+        }
+        blocks.append(characters)
         self.lineStarts = starts
+        self.charactersBeforeBlock = blocks
     }
 
     /// The position of the value `pointer` names in `document` (the document this map
     /// was made with); for a pointer to something absent (a missing field), the position
     /// of the deepest value on its way that exists.
     public func position(of pointer: String, in document: JSONValue) -> Position? {
-        guard !offsets.isEmpty else { return nil }
-        var node = document
-        var slot = 0
-        for token in Self.tokens(pointer) {
-            guard let (child, value) = step(slot, node, token) else { break }
-            (slot, node) = (child, value)
+        positions(of: [pointer], in: document)[0]
+    }
+
+    /// The positions of many pointers, sharing the walk: each container's children are
+    /// located once, so a diagnostic on every one of 40,000 routes costs no more than one.
+    public func positions(of pointers: [String], in document: JSONValue) -> [Position?] {
+        guard !offsets.isEmpty else { return pointers.map { _ in nil } }
+        var children: [Int: [Int]] = [:]
+        return pointers.map { pointer in
+            var node = document
+            var slot = 0
+            for token in Self.tokens(pointer) {
+                guard let (child, value) = step(slot, node, token, children: &children) else { break }
+                (slot, node) = (child, value)
+            }
+            return position(at: slot)
         }
-        return position(at: slot)
     }
 
     /// The positions of every item of the array `pointer` names, in one walk (asking
@@ -71,28 +93,44 @@ public struct SourceMap: Sendable {
     private func locate(_ pointer: String, in document: JSONValue) -> (Int, JSONValue)? {
         var node = document
         var slot = 0
+        var children: [Int: [Int]] = [:]
         for token in Self.tokens(pointer) {
-            guard let (child, value) = step(slot, node, token) else { return nil }
+            guard let (child, value) = step(slot, node, token, children: &children) else { return nil }
             (slot, node) = (child, value)
         }
         return (slot, node)
     }
 
-    /// The slot and value of `token` under the value at `slot`.
-    private func step(_ slot: Int, _ node: JSONValue, _ token: String) -> (Int, JSONValue)? {
-        var child = slot + 1
+    /// The slot and value of `token` under the value at `slot`; `children` keeps the
+    /// slots of the children of each container stepped into.
+    private func step(_ slot: Int, _ node: JSONValue, _ token: String, children: inout [Int: [Int]]) -> (Int, JSONValue)? {
+        let k: Int
+        let value: JSONValue
         switch node {
         case .object(let members):
-            guard let k = members.firstIndex(where: { $0.key == token }) else { return nil }
-            for _ in 0..<k { child += Int(sizes[child]) }
-            return (child, members[k].value)
+            guard let index = members.firstIndex(where: { $0.key == token }) else { return nil }
+            (k, value) = (index, members[index].value)
         case .array(let items):
-            guard let k = Int(token), items.indices.contains(k) else { return nil }
-            for _ in 0..<k { child += Int(sizes[child]) }
-            return (child, items[k])
+            guard let index = Int(token), items.indices.contains(index) else { return nil }
+            (k, value) = (index, items[index])
         default:
             return nil
         }
+        if let known = children[slot] { return (known[k], value) }
+        var slots: [Int] = []
+        var child = slot + 1
+        let count = switch node {
+        case .object(let members): members.count
+        case .array(let items): items.count
+        default: 0
+        }
+        slots.reserveCapacity(count)
+        for _ in 0..<count where sizes.indices.contains(child) {
+            slots.append(child)
+            child += Int(sizes[child])
+        }
+        children[slot] = slots
+        return slots.indices.contains(k) ? (slots[k], value) : nil
     }
 
     /// The position of the value numbered `slot`.
@@ -103,17 +141,6 @@ public struct SourceMap: Sendable {
 
     /// The position of a byte offset (a parse error's, say).
     public func position(ofByte offset: Int) -> Position {
-        Self.position(ofByte: offset, in: bytes, lineStarts: lineStarts)
-    }
-
-    /// The position of a byte offset in `bytes`, for text that was not parsed with a map.
-    public static func position(ofByte offset: Int, in bytes: [UInt8]) -> Position {
-        var starts = [0]
-        for (i, b) in bytes.prefix(offset).enumerated() where b == UInt8(ascii: "\n") { starts.append(i + 1) }
-        return position(ofByte: offset, in: bytes, lineStarts: starts)
-    }
-
-    private static func position(ofByte offset: Int, in bytes: [UInt8], lineStarts: [Int]) -> Position {
         let offset = min(max(offset, 0), bytes.count)
         // The last line start at or before the offset.
         var low = 0, high = lineStarts.count - 1
@@ -121,10 +148,32 @@ public struct SourceMap: Sendable {
             let mid = (low + high + 1) / 2
             if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
         }
-        // Characters, not bytes: UTF-8 continuation bytes do not start one.
-        let column = bytes[lineStarts[low]..<offset].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        return Position(line: low + 1, column: column)
+        return Position(line: low + 1, column: characters(before: offset) - characters(before: lineStarts[low]) + 1)
     }
+
+    /// How many characters start before byte `offset`.
+    private func characters(before offset: Int) -> Int {
+        let block = offset / Self.blockSize
+        return bytes[block * Self.blockSize..<offset].reduce(Int(charactersBeforeBlock[block])) {
+            $0 + (Self.isContinuation($1) ? 0 : 1)
+        }
+    }
+
+    /// The position of a byte offset in `bytes`, for text that was not parsed with a map.
+    public static func position(ofByte offset: Int, in bytes: [UInt8]) -> Position {
+        var line = 1, column = 1
+        for b in bytes.prefix(max(offset, 0)) {
+            if b == UInt8(ascii: "\n") {
+                (line, column) = (line + 1, 1)
+            } else if !isContinuation(b) {
+                column += 1
+            }
+        }
+        return Position(line: line, column: column)
+    }
+
+    /// Characters, not bytes: UTF-8 continuation bytes do not start one.
+    private static func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
 
     /// The reference tokens of an RFC 6901 pointer, `~1` and `~0` undone.
     static func tokens(_ pointer: String) -> [String] {
