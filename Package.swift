@@ -49,8 +49,9 @@ let package = Package(
         // Shared by the test targets: running the built CLI and reference tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RouteMatchingTests", dependencies: ["RouteMatching", "TestSupport"]),
-        .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard"]),
-        .testTarget(name: "CLITests", dependencies: ["Switchboard", "TestSupport"]),
+        // Fixtures are read from the source tree by path, not bundled.
+        .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard"], exclude: ["Peers"]),
+        .testTarget(name: "CLITests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -123,10 +123,13 @@ def main():
         check(shown.get("status") == "matched" and shown.get("destination") == "Artist", "destination", str(shown))
         params = text(desktop, "params")
         check("id banksy" in params and "ref home" in params, "params", params)
-        winner = desktop.find_elements(By.CSS_SELECTOR, "#routes tr.winner")
-        # Each expansion of the pattern that won (/artist/:id and /artist/:id/:tab).
-        check(len(winner) == 2 and all(w.get_attribute("data-route") == "artist" for w in winner), "the winning rows are highlighted",
-              str([w.text for w in winner]))
+        # The one expansion of /artist/:id(/:tab) that took the URL, not its sibling.
+        for url, expansion in [("https://www.artsy.net/artist/banksy/works", "/artist/:id/:tab"),
+                               ("https://www.artsy.net/artist/banksy?ref=home#top", "/artist/:id")]:
+            resolve(desktop, url)
+            winner = [(w.get_attribute("data-route"), w.get_attribute("data-path"))
+                      for w in desktop.find_elements(By.CSS_SELECTOR, "#routes tr.winner")]
+            check(winner == [("artist", expansion)], f"the row of {expansion} alone is highlighted for {url}", str(winner))
 
         # A version gate, as the explanation says it.
         resolve(desktop, "/user/conversations/12", app_version="7.1.0")

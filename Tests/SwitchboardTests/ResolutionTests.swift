@@ -250,4 +250,22 @@ struct ResolutionTests {
         let json = String(decoding: m.resultJSON(r), as: UTF8.self)
         #expect(json.contains(#""explain":{"host":null,"path":"/c/hello","segments":["c","hello"],"tried":[{"route":"int""#))
     }
+
+    /// Each step names the expansion tried, as the route table writes it, so one row of
+    /// the table is the one that took the URL.
+    @Test func explainNamesTheExpansionTried() throws {
+        let m = try Fixtures.compile([
+            #"{"name": "x", "pattern": "/X(/:a)(/:b)", "destination": "X", "params": {"a": {"type": "int"}}}"#,
+            #"{"name": "files", "pattern": "/files/*rest", "destination": "F"}"#,
+        ])
+        let steps = try #require(m.resolve("/x/hello", explain: true).explanation?.steps)
+        #expect(steps.map(\.expansion) == ["/x/:a", "/x/:b"])
+        #expect(steps.map(\.outcome) == ["refused", "matched"])
+        #expect(steps.map(\.pattern) == ["/X(/:a)(/:b)", "/X(/:a)(/:b)"])
+        #expect(m.resolve("/files/a/b", explain: true).explanation?.steps.map(\.expansion) == ["/files/*rest"])
+        let rows = Set(m.table.map { "\($0.route.name) \($0.path)" })
+        for step in steps { #expect(rows.contains("\(step.route) \(step.expansion)")) }
+        #expect(String(decoding: m.resultJSON(m.resolve("/x", explain: true)), as: UTF8.self)
+            .contains(#""tried":[{"route":"x","pattern":"/X(/:a)(/:b)","expansion":"/x","path":"/x","outcome":"matched"}]"#))
+    }
 }

@@ -28,7 +28,10 @@ extension CompiledManifest {
         }
 
         /// The expansion written back as a path pattern: `/artist/:id/:tab`.
-        public var path: String {
+        public var path: String { Self.path(of: segments) }
+
+        /// An expansion's segments written back as a path pattern.
+        static func path(of segments: [SegmentMatcher]) -> String {
             if segments.isEmpty { return "/" }
             return segments.map { segment -> String in
                 switch segment {

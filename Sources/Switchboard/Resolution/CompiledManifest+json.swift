@@ -57,7 +57,7 @@ extension CompiledManifest {
 }
 
 extension Explanation {
-    /// `{"host", "path", "segments", "tried": [{route, pattern, path, outcome, detail}], "note", "near"}`.
+    /// `{"host", "path", "segments", "tried": [{route, pattern, expansion, path, outcome, reason|detail}], "note", "near"}`.
     public var json: JSONValue {
         var m: [JSONValue.Member] = []
         if let path {
@@ -66,7 +66,7 @@ extension Explanation {
             m.append(.init("segments", .array(segments.map { .string($0) })))
             m.append(.init("tried", .array(steps.map { step in
                 var s: [JSONValue.Member] = [.init("route", .string(step.route)), .init("pattern", .string(step.pattern)),
-                                             .init("path", .string(step.path)), .init("outcome", .string(step.outcome))]
+                                             .init("expansion", .string(step.expansion)), .init("path", .string(step.path)), .init("outcome", .string(step.outcome))]
                 if let detail = step.detail { s.append(.init(step.outcome == "refused" ? "reason" : "detail", .string(detail))) }
                 return .object(s)
             })))

@@ -62,7 +62,8 @@ extension CompiledManifest {
                     let refusal = refusal(candidate, failure, url.query, context)
                     let route = manifest.routes[candidate.route]
                     explanation?.steps.append(Explanation.Step(
-                        route: route.name, pattern: route.patterns[candidate.patternIndex].text, path: path,
+                        route: route.name, pattern: route.patterns[candidate.patternIndex].text,
+                        expansion: TableEntry.path(of: candidate.segments), path: path,
                         outcome: refusal == nil ? (route.redirect == nil ? "matched" : "redirected") : "refused",
                         detail: refusal?.description))
                     return refusal == nil

@@ -72,6 +72,9 @@ public struct Explanation: Sendable {
     public struct Step: Sendable, Equatable {
         public var route: String
         public var pattern: String
+        /// The expansion of `pattern` tried (its optional groups kept or dropped), as
+        /// ``CompiledManifest/TableEntry/path`` writes it, so it names one row of the table.
+        public var expansion: String
         /// The path the route was tried on (differs from the input after a redirect).
         public var path: String
         /// `matched`, `refused` or `redirected`.

@@ -201,6 +201,8 @@ async function loadRoutes() {
     row.tabIndex = 0;
     row.dataset.route = entry.route;
     row.dataset.pattern = entry.pattern;
+    row.dataset.path = entry.path;
+    row.dataset.host = entry.host || "";
     row.dataset.index = entry.index;
     row.append(el("td", entry.order), el("td", entry.host || "*"), el("td", entry.path), el("td", entry.route),
       el("td", entry.destination || (entry.redirect ? "→ " + entry.redirect : "")), el("td", entry.presentation || ""),
@@ -226,13 +228,21 @@ function filterTable() {
   $("table-count").textContent = shown + " of " + state.routes.length + " expansions";
 }
 
+// The rows of the expansions the search tried, and the one that took the URL: the
+// explanation names each expansion as the table writes it. A host-restricted row counts
+// only for its host.
 function highlight(result) {
-  const touched = new Set(((result.explain || {}).tried || []).map((t) => t.route));
+  const explain = result.explain || {};
+  const tried = explain.tried || [];
+  const key = (route, path) => route + "\u001f" + path;
+  const touched = new Set(tried.map((t) => key(t.route, t.expansion)));
+  const won = result.status === "matched" ? tried.filter((t) => t.outcome === "matched").pop() : undefined;
   let winnerRow = null;
   for (const row of $("routes").tBodies[0].rows) {
-    const isWinner = !!result.route && row.dataset.route === result.route.name && row.dataset.pattern === result.route.pattern;
+    const onHost = !row.dataset.host || row.dataset.host === explain.host;
+    const isWinner = !!won && onHost && row.dataset.route === won.route && row.dataset.path === won.expansion;
     row.classList.toggle("winner", isWinner);
-    row.classList.toggle("touched", !isWinner && touched.has(row.dataset.route));
+    row.classList.toggle("touched", !isWinner && onHost && touched.has(key(row.dataset.route, row.dataset.path)));
     if (isWinner && !winnerRow) winnerRow = row;
   }
   // Into view inside the table's own scroll box; the page stays where the reader is.
