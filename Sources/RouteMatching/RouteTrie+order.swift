@@ -4,20 +4,19 @@ extension RouteTrie {
     /// and last the wildcards starting there.
     public var candidatesInPrecedenceOrder: [Int] {
         var out: [Int] = []
+        out.reserveCapacity(candidates.count)
         var stack: [(node: Int, wildcardsOnly: Bool)] = [(0, false)]
         // Iterative DFS: push in reverse so pops come in precedence order.
         while let (node, wildcardsOnly) = stack.popLast() {
             if wildcardsOnly {
-                out += wildcards(node).map { Int($0) }
+                for candidate in wildcards(node) { out.append(Int(candidate)) }
                 continue
             }
-            out += terminals(node).map { Int($0) }
-            var next: [(Int, Bool)] = []
-            for edge in literalEdges(node) { next.append((edge.child, false)) }
-            if nodes[node].typedChild >= 0 { next.append((Int(nodes[node].typedChild), false)) }
-            if nodes[node].stringChild >= 0 { next.append((Int(nodes[node].stringChild), false)) }
-            next.append((node, true))
-            stack += next.reversed().map { (node: $0.0, wildcardsOnly: $0.1) }
+            for candidate in terminals(node) { out.append(Int(candidate)) }
+            stack.append((node, true))
+            if nodes[node].stringChild >= 0 { stack.append((Int(nodes[node].stringChild), false)) }
+            if nodes[node].typedChild >= 0 { stack.append((Int(nodes[node].typedChild), false)) }
+            for edge in (Int(edgeStart[node])..<Int(edgeStart[node + 1])).reversed() { stack.append((Int(edgeChild[edge]), false)) }
         }
         return out
     }

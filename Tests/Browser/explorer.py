@@ -8,6 +8,7 @@ and the exit status is 1. MANIFEST_PATH is the file the server watches: the scri
 rewrites it to check that the page follows a reload.
 """
 import json
+import os
 import sys
 import time
 import urllib.parse
@@ -102,6 +103,33 @@ def phone_width():
 
 
 
+def large_table(desktop):
+    """A table of 5,000 routes: the first 500 rows shown, the winner found anywhere."""
+    routes = [{"name": f"r{i}", "pattern": f"/section{i % 97}/item{i}/:id", "destination": f"Screen{i}"} for i in range(5000)]
+    with open(MANIFEST + ".tmp", "w") as f:
+        json.dump({"version": 4, "routes": routes}, f)
+    os.replace(MANIFEST + ".tmp", MANIFEST)
+    wait(desktop, lambda d: text(d, "table-count").startswith("5000 of 5000 expansions"), "the 5,000-route table")
+    rows = lambda: desktop.find_elements(By.CSS_SELECTOR, "#routes tbody tr")
+    check(len(rows()) == 500 and desktop.find_element(By.ID, "table-more").is_displayed(),
+          "a long table shows its first 500 rows and a way to more", text(desktop, "table-count"))
+    started = time.time()
+    resolve(desktop, f"/section{4320 % 97}/item4320/x")
+    winner = desktop.find_elements(By.CSS_SELECTOR, "#routes tr.winner")
+    check([w.get_attribute("data-route") for w in winner] == ["r4320"], "the winner past the first 500 rows is shown and marked",
+          f"{[w.text for w in winner]} after {time.time() - started:.2f} s")
+    inside = desktop.execute_script("""
+        const row = document.querySelector('#routes tr.winner'), box = row.closest('.scroll');
+        return row.offsetTop >= box.scrollTop && row.offsetTop + row.offsetHeight <= box.scrollTop + box.clientHeight;""")
+    check(inside, "the winner is scrolled into view in the table")
+    desktop.find_element(By.ID, "table-more").click()
+    check(len(rows()) == 1001, "show more adds 500 rows (and keeps the winner's)", str(len(rows())))
+    flt = desktop.find_element(By.ID, "filter")
+    flt.send_keys("item4320")
+    wait(desktop, lambda d: text(d, "table-count").startswith("1 of 5000"), "the filter over all 5,000")
+    check([r.get_attribute("data-route") for r in rows()] == ["r4320"], "the filter searches past the rows shown")
+
+
 def main():
     desktop = browser(1280, 1000)
     try:
@@ -192,7 +220,6 @@ def main():
                 route["destination"] = "ArtistV2"
         with open(MANIFEST + ".tmp", "w") as f:
             json.dump(manifest, f)
-        import os
         os.replace(MANIFEST + ".tmp", MANIFEST)
         wait(desktop, lambda d: text(d, "m-version") == "2", "the new version")
         wait(desktop, lambda d: "ArtistV2" in text(d, "m-changed"), "the changed result")
@@ -222,6 +249,8 @@ def main():
         check(images == 0, "no element came from manifest data", str(images))
         errors = [e for e in desktop.get_log("browser") if e["level"] == "SEVERE" and "Content Security Policy" in e["message"]]
         check(not errors, "nothing the page itself does breaks its policy", str(errors))
+
+        large_table(desktop)
     finally:
         desktop.quit()
 

@@ -28,58 +28,102 @@ extension CompiledManifest {
     }
 
     /// The table entries that differ from the URL in one or two places, leaving out
-    /// those the search tried.
+    /// those the search tried. Every expansion is looked at, so the look is cheap: the
+    /// differences are counted without building a string or a table entry, and only the
+    /// ten kept are described.
     func nearMisses(host: String?, segments: [String], context: ResolveContext, tried: [Explanation.Step]) -> [NearMiss] {
         let triedKeys = Set(tried.map { "\($0.route)\u{1F}\($0.pattern)" })
         let keys = manifest.caseSensitive ? segments : segments.map { $0.lowercased() }
-        var found: [(NearMiss, Int, Int)] = []
-        for entry in table where !triedKeys.contains("\(entry.route.name)\u{1F}\(entry.pattern)") {
-            var reasons: [String] = []
-            // How far: a literal counts by its edit distance, anything else as a few edits.
-            var cost = 0
-            if let only = entry.host, only != host { reasons.append("host: only on \(only)"); cost += 4 }
-            let hasWildcard = entry.segments.last.map { if case .wildcard = $0 { return true } else { return false } } ?? false
-            let fixed = hasWildcard ? entry.segments.count - 1 : entry.segments.count
-            guard hasWildcard ? segments.count >= fixed : segments.count == fixed else { continue }
-            for (k, matcher) in entry.segments.prefix(fixed).enumerated() {
-                switch matcher {
-                case .literal(let key) where key != keys[k]:
-                    reasons.append("segment \(k + 1): \"\(segments[k])\" is not \"\(key)\"")
-                    cost += Self.editDistance(keys[k], key)
-                case .param(let name, let type) where !type.accepts(segments[k]):
-                    reasons.append("param \(name): not \(Self.article(type))")
-                    cost += 4
-                default:
-                    break
+        // (trie, candidate, host) of each near miss, with its differences, edits and place.
+        var found: [(trie: RouteTrie, candidate: Int, host: String?, distance: Int, cost: Int, order: Int)] = []
+        var order = 0
+        var scratch: [Int] = []
+        let tries = byHost.sorted { $0.key < $1.key }.map { ($0.value, Optional($0.key)) } + [(general, nil)]
+        for (trie, only) in tries {
+            for index in trie.candidatesInPrecedenceOrder {
+                order += 1
+                let candidate = trie.candidates[index]
+                let matchers = candidate.segments
+                let hasWildcard = matchers.last.map { if case .wildcard = $0 { return true } else { return false } } ?? false
+                let fixed = hasWildcard ? matchers.count - 1 : matchers.count
+                guard hasWildcard ? segments.count >= fixed : segments.count == fixed else { continue }
+                var distance = 0
+                // How far: a literal counts by its edit distance, anything else as a few edits.
+                var cost = 0
+                if let only, only != host { distance += 1; cost += 4 }
+                for k in 0..<fixed where distance <= 2 {
+                    switch matchers[k] {
+                    case .literal(let key) where key != keys[k]:
+                        distance += 1
+                        cost += Self.editDistance(keys[k], key, scratch: &scratch)
+                    case .param(_, let type) where !type.accepts(segments[k]):
+                        distance += 1
+                        cost += 4
+                    default:
+                        break
+                    }
                 }
-                if reasons.count > 2 { break }
+                if let version = context.appVersion {
+                    let route = manifest.routes[candidate.route]
+                    if let since = route.since, version < since { distance += 1; cost += 4 }
+                    if let until = route.until, version >= until { distance += 1; cost += 4 }
+                }
+                guard (1...2).contains(distance) else { continue }
+                let route = manifest.routes[candidate.route]
+                guard !triedKeys.contains("\(route.name)\u{1F}\(route.patterns[candidate.patternIndex].text)") else { continue }
+                found.append((trie, index, only, distance, cost, order))
             }
-            if let version = context.appVersion {
-                if let since = entry.route.since, version < since { reasons.append("since \(since) > appVersion \(version)"); cost += 4 }
-                if let until = entry.route.until, version >= until { reasons.append("until \(until) <= appVersion \(version)"); cost += 4 }
-            }
-            guard (1...2).contains(reasons.count) else { continue }
-            found.append((NearMiss(route: entry.route.name, pattern: entry.pattern, path: entry.path, reason: reasons[0],
-                                   distance: reasons.count), cost, found.count))
         }
         // Closest first: fewer differences, then fewer edits, then precedence order.
-        found.sort { ($0.0.distance, $0.1, $0.2) < ($1.0.distance, $1.1, $1.2) }
-        return found.prefix(Self.maxNearMisses).map(\.0)
+        found.sort { ($0.distance, $0.cost, $0.order) < ($1.distance, $1.cost, $1.order) }
+        return found.prefix(Self.maxNearMisses).map { miss in
+            let candidate = miss.trie.candidates[miss.candidate]
+            let route = manifest.routes[candidate.route]
+            return NearMiss(route: route.name, pattern: route.patterns[candidate.patternIndex].text,
+                            path: TableEntry.path(of: candidate.segments),
+                            reason: firstDifference(candidate, host: miss.host, from: host, segments: segments, keys: keys, context: context),
+                            distance: miss.distance)
+        }
     }
 
-    /// Levenshtein distance over characters, both capped at 64.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let x = Array(a.prefix(64)), y = Array(b.prefix(64))
-        var row = Array(0...y.count)
-        for i in 1...max(x.count, 1) where !x.isEmpty {
+    /// The first thing in which `candidate` differs from the URL, in the order matching
+    /// meets them: host, segments, gates.
+    private func firstDifference(_ candidate: RouteCandidate, host only: String?, from host: String?, segments: [String], keys: [String],
+                                 context: ResolveContext) -> String {
+        if let only, only != host { return "host: only on \(only)" }
+        for (k, matcher) in candidate.segments.enumerated() where k < segments.count {
+            switch matcher {
+            case .literal(let key) where key != keys[k]:
+                return "segment \(k + 1): \"\(segments[k])\" is not \"\(key)\""
+            case .param(let name, let type) where !type.accepts(segments[k]):
+                return "param \(name): not \(Self.article(type))"
+            default:
+                break
+            }
+        }
+        let route = manifest.routes[candidate.route]
+        if let version = context.appVersion, let since = route.since, version < since { return "since \(since) > appVersion \(version)" }
+        if let version = context.appVersion, let until = route.until, version >= until { return "until \(until) <= appVersion \(version)" }
+        return ""
+    }
+
+    /// Levenshtein distance over UTF-8 bytes (a ranking, so a letter outside ASCII may
+    /// count as two), both capped at 64; `scratch` is a row kept between calls so that
+    /// none allocates.
+    static func editDistance(_ a: String, _ b: String, scratch row: inout [Int]) -> Int {
+        let y = b.utf8.prefix(64)
+        let width = y.count
+        if row.count < width + 1 { row = Array(repeating: 0, count: width + 1) }
+        for j in 0...width { row[j] = j }
+        for (i, x) in a.utf8.prefix(64).enumerated() {
             var previous = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: y.count, by: 1) {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (x[i - 1] == y[j - 1] ? 0 : 1))
+            row[0] = i + 1
+            for (j, byte) in y.enumerated() {
+                let current = row[j + 1]
+                row[j + 1] = min(current + 1, row[j] + 1, previous + (x == byte ? 0 : 1))
                 previous = current
             }
         }
-        return row[y.count]
+        return row[width]
     }
 }

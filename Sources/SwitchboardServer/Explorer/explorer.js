@@ -4,8 +4,9 @@
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 2000;
+const PAGE = 500; // rows of the route table shown at a time
 
-const state = { manifestETag: null, manifest: null, version: null, routes: [], lastResult: null };
+const state = { manifestETag: null, manifest: null, version: null, routes: [], limit: PAGE, lastResult: null };
 
 // ---- small helpers -------------------------------------------------------------
 
@@ -155,7 +156,7 @@ function renderResult(result) {
     body.append(row);
   }
   renderExplanation(result);
-  highlight(result);
+  highlight();
 }
 
 function renderExplanation(result) {
@@ -190,66 +191,94 @@ function renderExplanation(result) {
 }
 
 // ---- the route table --------------------------------------------------------------
+// A table of 40,000 expansions cannot be a DOM of 40,000 rows and stay quick (14 s to
+// lay out in chromium), so the filter runs over the entries and at most `state.limit`
+// matching rows are shown, in precedence order, plus the rows the last resolution tried
+// wherever they are; "show more" raises the limit. Rows are built once per manifest.
 
 async function loadRoutes() {
   const { body } = await api("/v1/routes");
-  state.routes = body.routes;
-  const tbody = $("routes").tBodies[0];
-  tbody.replaceChildren();
-  for (const entry of body.routes) {
-    const row = el("tr");
-    row.tabIndex = 0;
-    row.dataset.route = entry.route;
-    row.dataset.pattern = entry.pattern;
-    row.dataset.path = entry.path;
-    row.dataset.host = entry.host || "";
-    row.dataset.index = entry.index;
-    row.append(el("td", entry.order), el("td", entry.host || "*"), el("td", entry.path), el("td", entry.route),
-      el("td", entry.destination || (entry.redirect ? "→ " + entry.redirect : "")), el("td", entry.presentation || ""),
-      el("td", entry.notes.join("; ")));
-    row.addEventListener("click", () => openRoute(entry));
-    row.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); openRoute(entry); }
-    });
-    tbody.append(row);
-  }
-  filterTable();
-  if (state.lastResult) highlight(state.lastResult);
+  state.routes = body.routes.map((entry) => {
+    const cells = [entry.order, entry.host || "*", entry.path, entry.route,
+      entry.destination || (entry.redirect ? "→ " + entry.redirect : ""), entry.presentation || "", entry.notes.join("; ")];
+    return { entry, cells, text: cells.join("\n").toLowerCase(), row: null };
+  });
+  state.limit = PAGE;
+  renderTable(false);
 }
 
-function filterTable() {
-  const needle = $("filter").value.trim().toLowerCase();
-  let shown = 0;
-  for (const row of $("routes").tBodies[0].rows) {
-    const visible = !needle || row.textContent.toLowerCase().includes(needle);
-    row.hidden = !visible;
-    if (visible) shown += 1;
-  }
-  $("table-count").textContent = shown + " of " + state.routes.length + " expansions";
+function rowFor(item) {
+  if (item.row) return item.row;
+  const entry = item.entry;
+  const row = el("tr");
+  row.tabIndex = 0;
+  row.dataset.route = entry.route;
+  row.dataset.pattern = entry.pattern;
+  row.dataset.path = entry.path;
+  row.dataset.host = entry.host || "";
+  row.append(...item.cells.map((cell) => el("td", cell)));
+  row.addEventListener("click", () => openRoute(entry));
+  row.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); openRoute(entry); }
+  });
+  item.row = row;
+  return row;
 }
 
-// The rows of the expansions the search tried, and the one that took the URL: the
-// explanation names each expansion as the table writes it. A host-restricted row counts
-// only for its host.
-function highlight(result) {
-  const explain = result.explain || {};
+// What the last resolution did to the table: the expansions it tried and the one that
+// took the URL, as the explanation names them. A host-restricted row counts only for
+// its host.
+function marks(result) {
+  const explain = (result && result.explain) || {};
   const tried = explain.tried || [];
   const key = (route, path) => route + "\u001f" + path;
+  const won = result && result.status === "matched" ? tried.filter((t) => t.outcome === "matched").pop() : undefined;
   const touched = new Set(tried.map((t) => key(t.route, t.expansion)));
-  const won = result.status === "matched" ? tried.filter((t) => t.outcome === "matched").pop() : undefined;
+  return (entry) => {
+    if (entry.host && entry.host !== explain.host) return "";
+    if (won && entry.route === won.route && entry.path === won.expansion) return "winner";
+    return touched.has(key(entry.route, entry.path)) ? "touched" : "";
+  };
+}
+
+function renderTable(scrollToWinner) {
+  const needle = $("filter").value.trim().toLowerCase();
+  const mark = marks(state.lastResult);
+  const rows = [];
+  let matching = 0;
   let winnerRow = null;
-  for (const row of $("routes").tBodies[0].rows) {
-    const onHost = !row.dataset.host || row.dataset.host === explain.host;
-    const isWinner = !!won && onHost && row.dataset.route === won.route && row.dataset.path === won.expansion;
-    row.classList.toggle("winner", isWinner);
-    row.classList.toggle("touched", !isWinner && onHost && touched.has(key(row.dataset.route, row.dataset.path)));
-    if (isWinner && !winnerRow) winnerRow = row;
+  for (const item of state.routes) {
+    if (needle && !item.text.includes(needle)) continue;
+    matching += 1;
+    const kind = mark(item.entry);
+    if (matching > state.limit && !kind) continue;
+    const row = rowFor(item);
+    row.className = kind;
+    if (kind === "winner" && !winnerRow) winnerRow = row;
+    rows.push(row);
   }
+  const body = document.createDocumentFragment();
+  for (const row of rows) body.append(row);
+  $("routes").tBodies[0].replaceChildren(body);
+  const total = state.routes.length;
+  let count = matching + " of " + total + " expansions";
+  if (rows.length < matching) count += "; the first " + Math.min(state.limit, matching) + " shown, and the rows the last resolution tried";
+  $("table-count").textContent = count;
+  show($("table-more"), rows.length < matching);
   // Into view inside the table's own scroll box; the page stays where the reader is.
-  if (winnerRow) {
+  if (scrollToWinner && winnerRow) {
     const box = winnerRow.closest(".scroll");
     box.scrollTop = Math.max(0, winnerRow.offsetTop - box.clientHeight / 3);
   }
+}
+
+function filterTable() {
+  state.limit = PAGE;
+  renderTable(false);
+}
+
+function highlight() {
+  renderTable(true);
 }
 
 async function openRoute(entry) {
@@ -360,6 +389,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("explain").addEventListener("change", () => { writeHash(); if (state.lastResult) renderExplanation(state.lastResult); });
   for (const id of ["platform", "idiom"]) $(id).addEventListener("change", () => { if ($("url").value) resolveCurrent(); });
   $("filter").addEventListener("input", () => { filterTable(); writeHash(); });
+  $("table-more").addEventListener("click", () => { state.limit += PAGE; renderTable(false); });
   $("batch-form").addEventListener("submit", runBatch);
   window.addEventListener("hashchange", applyHash);
   await poll();
