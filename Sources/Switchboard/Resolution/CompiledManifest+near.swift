@@ -63,14 +63,13 @@ extension CompiledManifest {
                         break
                     }
                 }
+                let route = manifest.routes[candidate.route]
                 if let version = context.appVersion {
-                    let route = manifest.routes[candidate.route]
                     if let since = route.since, version < since { distance += 1; cost += 4 }
                     if let until = route.until, version >= until { distance += 1; cost += 4 }
                 }
-                guard (1...2).contains(distance) else { continue }
-                let route = manifest.routes[candidate.route]
-                guard !triedKeys.contains("\(route.name)\u{1F}\(route.patterns[candidate.patternIndex].text)") else { continue }
+                guard (1...2).contains(distance),
+                      !triedKeys.contains("\(route.name)\u{1F}\(route.patterns[candidate.patternIndex].text)") else { continue }
                 found.append((trie, index, only, distance, cost, order))
             }
         }

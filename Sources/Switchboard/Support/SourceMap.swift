@@ -78,15 +78,7 @@ public struct SourceMap: Sendable {
     /// for each item alone would step over all the ones before it every time).
     public func positions(ofItemsOf pointer: String, in document: JSONValue) -> [Position] {
         guard let (slot, node) = locate(pointer, in: document), case .array(let items) = node else { return [] }
-        var out: [Position] = []
-        out.reserveCapacity(items.count)
-        var child = slot + 1
-        for _ in items.indices {
-            guard let p = position(at: child) else { break }
-            out.append(p)
-            child += Int(sizes[child])
-        }
-        return out
+        return childSlots(of: slot, count: items.count).compactMap(position(at:))
     }
 
     /// The slot and value `pointer` names, when it exists.
@@ -104,33 +96,33 @@ public struct SourceMap: Sendable {
     /// The slot and value of `token` under the value at `slot`; `children` keeps the
     /// slots of the children of each container stepped into.
     private func step(_ slot: Int, _ node: JSONValue, _ token: String, children: inout [Int: [Int]]) -> (Int, JSONValue)? {
-        let k: Int
-        let value: JSONValue
+        let (k, value, count): (Int, JSONValue, Int)
         switch node {
         case .object(let members):
             guard let index = members.firstIndex(where: { $0.key == token }) else { return nil }
-            (k, value) = (index, members[index].value)
+            (k, value, count) = (index, members[index].value, members.count)
         case .array(let items):
             guard let index = Int(token), items.indices.contains(index) else { return nil }
-            (k, value) = (index, items[index])
+            (k, value, count) = (index, items[index], items.count)
         default:
             return nil
         }
-        if let known = children[slot] { return (known[k], value) }
+        let slots = children[slot] ?? childSlots(of: slot, count: count)
+        children[slot] = slots
+        return slots.indices.contains(k) ? (slots[k], value) : nil
+    }
+
+    /// The slots of the `count` children of the container at `slot`: each follows the
+    /// one before and all it spans.
+    private func childSlots(of slot: Int, count: Int) -> [Int] {
         var slots: [Int] = []
-        var child = slot + 1
-        let count = switch node {
-        case .object(let members): members.count
-        case .array(let items): items.count
-        default: 0
-        }
         slots.reserveCapacity(count)
+        var child = slot + 1
         for _ in 0..<count where sizes.indices.contains(child) {
             slots.append(child)
             child += Int(sizes[child])
         }
-        children[slot] = slots
-        return slots.indices.contains(k) ? (slots[k], value) : nil
+        return slots
     }
 
     /// The position of the value numbered `slot`.
