@@ -1,6 +1,7 @@
 // Wrappers for what Swift cannot call in libmicrohttpd 0.9.75 (Debian's
-// libmicrohttpd-dev): the variadic MHD_start_daemon and MHD_get_daemon_info, and a
-// header scan that needs a C iterator callback.
+// libmicrohttpd-dev): the variadic MHD_start_daemon, MHD_get_daemon_info and
+// MHD_set_connection_option, unions read through MHD_get_connection_info, and a header
+// scan that needs a C iterator callback.
 #ifndef SWITCHBOARD_CMICROHTTPD_SHIM_H
 #define SWITCHBOARD_CMICROHTTPD_SHIM_H
 
@@ -11,6 +12,8 @@
 #include <string.h>
 #include <stdio.h>
 #include <strings.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <microhttpd.h>
@@ -47,7 +50,9 @@ static inline struct MHD_Daemon *sb_start_daemon(const struct sb_daemon_config *
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *address;
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC;
+    // MHD_ALLOW_SUSPEND_RESUME: held polls and event streams park their connection
+    // (MHD_suspend_connection) instead of a thread, and are woken from other threads.
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
     if (inet_pton(AF_INET, config->host, &v4.sin_addr) == 1) {
@@ -83,6 +88,18 @@ static inline uint16_t sb_daemon_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
+
+/// The connection's socket, or -1 (a union member of MHD_get_connection_info).
+static inline int sb_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// Sets the connection's inactivity timeout in seconds, 0 for none (wraps the variadic
+/// MHD_set_connection_option).
+static inline void sb_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
 
 /// A response whose body MHD copies (MHD_create_response_from_buffer_copy does not
 /// exist before 1.0).

@@ -13,6 +13,9 @@ final class RequestState {
     var started = false
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// Set while the request is parked; its answer is queued when libmicrohttpd calls the
+    /// access handler again after the resume.
+    var held: HeldRequest?
 
     init(target: [UInt8]) { self.target = target }
 }
@@ -33,7 +36,11 @@ func requestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>
 func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
                       _ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode) {
     guard let state, let pointer = state.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(pointer).release()
+    let request = Unmanaged<RequestState>.fromOpaque(pointer)
+    // Resumed, then closed before its answer could be queued (the client left): the
+    // answer is still asked for once, so whoever holds the request learns it ended.
+    if let held = request.takeUnretainedValue().held { _ = held.answer(.clientGone) }
+    request.release()
     state.pointee = nil
     if let cls { Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing) }
 }
@@ -51,6 +58,12 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
     let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
     let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
     let limits = context.configuration
+
+    if let held = state.held {
+        // Resumed: the request was woken, timed out, lost its client or the daemon stops.
+        state.held = nil
+        return queue(connection, held.answer(held.reason ?? .woken), context: context, state: state)
+    }
 
     if !state.started {
         state.started = true
@@ -130,7 +143,7 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
     }
     let request = HTTPRequest(method: String(cString: method), target: state.target, body: state.body,
                               headerNames: context.headerNames, headerValues: values)
-    return queue(connection, context.handler.handle(request))
+    return queue(connection, context.handler.handle(request), context: context, state: state)
 }
 
 /// A small problem+json response for errors found before the handler runs.
@@ -143,16 +156,39 @@ func problemJSON(_ status: Int, _ title: String, _ detail: String) -> [UInt8] {
     Array("{\"type\":\"about:blank\",\"title\":\"\(title)\",\"status\":\(status),\"detail\":\"\(detail)\"}".utf8)
 }
 
-/// Queues `response` on the connection.
-func queue(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD_Result {
-    let status = UInt32(clamping: response.status)
-    switch response.body {
-    case .prepared(let prepared):
-        return MHD_queue_response(connection, status, prepared.response)
-    case .bytes(let body):
-        guard let made = PreparedResponse.make(body, response.headers) else { return .NO }
-        let result = MHD_queue_response(connection, status, made)
-        MHD_destroy_response(made)
-        return result
+/// Queues `response` on the connection; a held request is parked instead (or answered at
+/// once when it was woken before it could be).
+func queue(_ connection: OpaquePointer, _ response: HTTPResponse, context: DaemonContext, state: RequestState) -> MHD_Result {
+    guard case .held(let held) = response.body else { return queue(connection, response, streams: context.streams) }
+    if held.park(connection, loop: context.holdLoop) {
+        state.held = held
+        return .YES
     }
+    return queue(connection, held.answer(held.reason ?? .woken), streams: context.streams)
+}
+
+/// Queues `response` on the connection.
+func queue(_ connection: OpaquePointer, _ response: HTTPResponse, streams: OpenStreams? = nil) -> MHD_Result {
+    let status = UInt32(clamping: response.status)
+    let made: OpaquePointer?
+    switch response.body {
+    case .prepared(let prepared) where response.headers.isEmpty:
+        return MHD_queue_response(connection, status, prepared.response)
+    case .prepared(let prepared):
+        made = prepared.response(adding: response.headers)
+    case .bytes(let body):
+        made = PreparedResponse.make(body, response.headers)
+    case .stream(let stream):
+        guard let streams else { return queue(connection, problem(500, "Internal Server Error", "a stream cannot answer here")) }
+        made = stream.response(for: connection, headers: response.headers, registry: streams)
+        // The daemon is stopping: the stream never starts.
+        if made == nil { return queue(connection, problem(503, "Service Unavailable", "the server is stopping")) }
+    case .held:
+        // Only a handler's first answer may be held, never the answer of a held request.
+        return queue(connection, problem(500, "Internal Server Error", "a held request answered with another"))
+    }
+    guard let made else { return .NO }
+    let result = MHD_queue_response(connection, status, made)
+    MHD_destroy_response(made)
+    return result
 }

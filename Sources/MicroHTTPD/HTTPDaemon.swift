@@ -7,7 +7,9 @@ import Glibc
 
 /// An HTTP/1.1 server on libmicrohttpd: internal epoll threads, the limits that keep
 /// slow or hostile clients from starving others, and a ``HTTPHandler`` called once per
-/// complete request.
+/// complete request. A handler may also answer later (``HeldRequest``) or over time
+/// (``EventStream``): such connections are parked in libmicrohttpd, not given a thread,
+/// and count against the connection limits like any other.
 ///
 /// ```swift
 /// let daemon = try HTTPDaemon(configuration: .init(host: "127.0.0.1", port: 0), handler: MyHandler())
@@ -67,11 +69,14 @@ public final class HTTPDaemon: Sendable {
     public enum StartError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidAddress(String)
         case cannotListen(host: String, port: Int)
+        /// The thread or descriptors that answer parked requests could not be made.
+        case noHoldLoop
 
         public var description: String {
             switch self {
             case .invalidAddress(let host): return "'\(host)' is not an IPv4 or IPv6 address"
             case .cannotListen(let host, let port): return "cannot listen on \(host):\(port) (in use, or not permitted)"
+            case .noHoldLoop: return "cannot start the thread that answers held requests (out of threads or descriptors)"
             }
         }
     }
@@ -86,8 +91,10 @@ public final class HTTPDaemon: Sendable {
 
     public init(configuration: Configuration, handler: some HTTPHandler) throws(StartError) {
         let names = configuration.requestHeaders.map { $0.lowercased() }
+        guard let holdLoop = HoldLoop() else { throw .noHoldLoop }
         // Retained for the C callbacks; released in stop(), after MHD_stop_daemon.
-        let context = Unmanaged.passRetained(DaemonContext(configuration: configuration, headerNames: names, handler: handler))
+        let context = Unmanaged.passRetained(DaemonContext(configuration: configuration, headerNames: names, handler: handler,
+                                                           holdLoop: holdLoop))
         var config = sb_daemon_config()
         let started: OpaquePointer? = configuration.host.withCString { host in
             config.host = host
@@ -102,6 +109,7 @@ public final class HTTPDaemon: Sendable {
                                    requestStarted, context.toOpaque())
         }
         guard let started else {
+            holdLoop.stop()
             context.release()
             var probe = in6_addr()
             var probe4 = in_addr()
@@ -119,8 +127,9 @@ public final class HTTPDaemon: Sendable {
     /// Requests received and not yet completed.
     public var requestsInFlight: Int { context.takeUnretainedValue().inFlight.load(ordering: .relaxed) }
 
-    /// Stops accepting connections, lets open requests finish for up to
-    /// `gracePeriod`, then stops the daemon. Safe to call more than once.
+    /// Stops accepting connections, answers every held request (``HeldRequest/Wake/stopping``)
+    /// and ends every event stream, lets open requests finish for up to `gracePeriod`, then
+    /// stops the daemon. Safe to call more than once.
     public func stop(gracePeriod: Duration = .seconds(10)) {
         guard let running = daemon.withLock({ d -> OpaquePointer? in
             let current = d
@@ -133,9 +142,13 @@ public final class HTTPDaemon: Sendable {
         if listener >= 0 { close(listener) }
         let clock = ContinuousClock()
         let deadline = clock.now + gracePeriod
+        let state = context.takeUnretainedValue()
+        // libmicrohttpd must not be stopped with a connection suspended: every parked
+        // request is answered and every stream ended, and none can start from here on.
+        state.holdLoop.stop()
+        state.streams.finishAll()
         // MHD_DAEMON_INFO_CURRENT_CONNECTIONS reads 0 in thread-pool mode, and idle
         // keep-alive connections need no waiting for: count requests in flight.
-        let state = context.takeUnretainedValue()
         while state.inFlight.load(ordering: .acquiring) > 0 && clock.now < deadline {
             usleep(10_000)
         }
@@ -155,13 +168,18 @@ final class DaemonContext: Sendable {
     /// The same names NUL-terminated, so looking them up converts nothing per request.
     let headerNamesC: [[CChar]]
     let handler: any HTTPHandler
-    /// Requests between their request line and their completion.
+    /// Requests between their request line and their completion (held ones and streams
+    /// included).
     let inFlight = Atomic<Int>(0)
+    /// Answers parked requests at their deadline or when their client leaves.
+    let holdLoop: HoldLoop
+    let streams = OpenStreams()
 
-    init(configuration: HTTPDaemon.Configuration, headerNames: [String], handler: any HTTPHandler) {
+    init(configuration: HTTPDaemon.Configuration, headerNames: [String], handler: any HTTPHandler, holdLoop: HoldLoop) {
         self.configuration = configuration
         self.headerNames = headerNames
         self.headerNamesC = headerNames.map { Array($0.utf8CString) }
         self.handler = handler
+        self.holdLoop = holdLoop
     }
 }

@@ -1,18 +1,34 @@
 import CMicroHTTPD
 
-/// A libmicrohttpd response object built once (body copied into MHD's memory, headers
-/// attached) and queued for any number of requests; destroyed with the last reference.
-/// libmicrohttpd reference-counts responses under its own lock, so queueing one from
-/// several threads at once is supported.
+/// A libmicrohttpd response object built once (body copied once into memory it owns,
+/// headers attached) and queued for any number of requests; destroyed with the last
+/// reference. libmicrohttpd reference-counts responses under its own lock, so queueing
+/// one from several threads at once is supported.
+///
+/// A request that needs one more header (`Preference-Applied` on a held poll's answer)
+/// gets a response object of its own over the same body bytes: headers are per object in
+/// libmicrohttpd, and the body, 2 MB for a 10,000-route manifest, is never copied again.
 public final class PreparedResponse: Sendable {
     /// `struct MHD_Response *`; never mutated after `init`, released in `deinit`.
     nonisolated(unsafe) let response: OpaquePointer
+    let body: SharedBody
+    let headers: [(String, String)]
 
     public init?(body: [UInt8], headers: [(String, String)]) {
-        guard let response = Self.make(body, headers) else { return nil }
+        let shared = SharedBody(body)
+        guard let response = shared.response(headers: headers) else { return nil }
         self.response = response
+        self.body = shared
+        self.headers = headers
     }
 
+    /// A new response object with this one's body and headers plus `extra`; the caller
+    /// destroys it after queueing.
+    func response(adding extra: [(String, String)]) -> OpaquePointer? {
+        body.response(headers: headers + extra)
+    }
+
+    /// A one-off response object whose body MHD copies; the caller destroys it after queueing.
     static func make(_ body: [UInt8], _ headers: [(String, String)]) -> OpaquePointer? {
         let response = body.withUnsafeBufferPointer { buffer in
             sb_response_copy(buffer.count, buffer.baseAddress)
@@ -28,4 +44,43 @@ public final class PreparedResponse: Sendable {
     deinit {
         MHD_destroy_response(response)
     }
+}
+
+/// Body bytes at a stable address, shared by every response object made over them.
+final class SharedBody: Sendable {
+    /// Allocated in `init` (at least one byte), freed in `deinit`, never written after `init`.
+    nonisolated(unsafe) let base: UnsafeMutableRawPointer
+    let count: Int
+
+    init(_ bytes: [UInt8]) {
+        count = bytes.count
+        base = .allocate(byteCount: max(1, bytes.count), alignment: 1)
+        bytes.withUnsafeBytes { if let source = $0.baseAddress { base.copyMemory(from: source, byteCount: $0.count) } }
+    }
+
+    /// A response object over these bytes with `headers`. It keeps the bytes alive: the
+    /// `passRetained` here is released by libmicrohttpd's free callback
+    /// (`releaseSharedBody`) when it destroys the response.
+    func response(headers: [(String, String)]) -> OpaquePointer? {
+        let owner = Unmanaged.passRetained(self)
+        guard let response = MHD_create_response_from_buffer_with_free_callback_cls(count, base, releaseSharedBody,
+                                                                                   owner.toOpaque()) else {
+            owner.release()
+            return nil
+        }
+        for (name, value) in headers where MHD_add_response_header(response, name, value) != .YES {
+            MHD_destroy_response(response)
+            return nil
+        }
+        return response
+    }
+
+    deinit { base.deallocate() }
+}
+
+/// The free callback of responses made by ``SharedBody/response(headers:)``: balances
+/// its `passRetained`.
+private func releaseSharedBody(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<SharedBody>.fromOpaque(cls).release()
 }

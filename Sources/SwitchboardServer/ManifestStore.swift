@@ -22,6 +22,8 @@ final class ManifestStore: Sendable {
     }
 
     let path: String
+    /// Held polls and event streams, woken by the swap.
+    let live: LiveUpdates
     private let state: Locked<State>
     private let logger: Logger
 
@@ -38,6 +40,7 @@ final class ManifestStore: Sendable {
             throw .unreadable(path: path, reason: "could not prepare responses")
         }
         self.path = path
+        self.live = LiveUpdates(current: served)
         self.state = Locked(State(current: served))
         self.logger = logger
     }
@@ -69,6 +72,11 @@ final class ManifestStore: Sendable {
                 return .unchanged
             }
         }
+        switch (outcome, loaded) {
+        case (_, .served(let served)): live.manifestChanged(to: served)
+        case (.failed(let message), _): live.reloadFailed(message, at: Self.now())
+        default: break
+        }
         switch outcome {
         case .reloaded(let version, let etag):
             logger.info("manifest reloaded", metadata: ["path": "\(path)", "version": "\(version)", "etag": "\(etag)"])
@@ -81,7 +89,7 @@ final class ManifestStore: Sendable {
     }
 
     /// What reading the file gave: a manifest to serve, the same bytes, or why not.
-    private enum Loaded {
+    private enum Loaded: Sendable {
         case served(ServedManifest)
         case unchanged
         case failed(String)

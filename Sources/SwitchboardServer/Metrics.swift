@@ -6,7 +6,7 @@ final class Metrics: Sendable {
     /// The endpoints counted separately.
     enum Endpoint: String, CaseIterable, Sendable {
         case resolve = "/v1/resolve", manifest = "/v1/manifest", healthz = "/healthz", readyz = "/readyz",
-             metrics = "/metrics", openapi = "/openapi.json", routes = "/v1/routes", validate = "/v1/validate", explorer = "/",
+             metrics = "/metrics", openapi = "/openapi.json", routes = "/v1/routes", validate = "/v1/validate", events = "/v1/events", explorer = "/",
              other = "other"
     }
 
@@ -32,10 +32,11 @@ final class Metrics: Sendable {
     private let counts = Locked(Counts())
 
     /// Counts one request; `outcomes` counts resolve results by status index
-    /// (matched, fallback, external, rejected).
-    func record(endpoint: Endpoint, method: String, status: Int, seconds: Double, outcomes: (Int, Int, Int, Int) = (0, 0, 0, 0)) {
+    /// (matched, fallback, external, rejected). `seconds` nil leaves the latency histogram
+    /// alone (a held poll's answer: its wait is the client's choice, not our latency).
+    func record(endpoint: Endpoint, method: String, status: Int, seconds: Double?, outcomes: (Int, Int, Int, Int) = (0, 0, 0, 0)) {
         var bucket = Self.buckets.count
-        for (i, bound) in Self.buckets.enumerated() where seconds <= bound {
+        for (i, bound) in Self.buckets.enumerated() where seconds ?? 0 <= bound {
             bucket = i
             break
         }
@@ -45,9 +46,11 @@ final class Metrics: Sendable {
         let index = (e * Self.methods.count + m) * Self.statuses.count + st
         counts.withLock { c in
             c.requests[index] += 1
-            c.latency[bucket] += 1
-            c.latencySum += seconds
-            c.latencyCount += 1
+            if let seconds {
+                c.latency[bucket] += 1
+                c.latencySum += seconds
+                c.latencyCount += 1
+            }
             c.outcomes[0] += outcomes.0
             c.outcomes[1] += outcomes.1
             c.outcomes[2] += outcomes.2
@@ -55,8 +58,9 @@ final class Metrics: Sendable {
         }
     }
 
-    /// The exposition text; manifest figures come from the store.
-    func render(store: ManifestStore.State) -> String {
+    /// The exposition text; manifest figures come from the store, held polls and streams
+    /// from its live updates.
+    func render(store: ManifestStore.State, live: LiveUpdates.Figures) -> String {
         let c = counts.withLock { $0 }
         var out = ""
         out += "# HELP switchboard_http_requests_total HTTP requests by endpoint, method and status.\n"
@@ -99,6 +103,23 @@ final class Metrics: Sendable {
         out += "# HELP switchboard_manifest_reload_failures_total Reloads refused (invalid or unreadable manifest).\n"
         out += "# TYPE switchboard_manifest_reload_failures_total counter\n"
         out += "switchboard_manifest_reload_failures_total \(store.reloadFailures)\n"
+        out += "# HELP switchboard_held_polls Conditional GETs held until the manifest changes (Prefer: wait).\n"
+        out += "# TYPE switchboard_held_polls gauge\n"
+        out += "switchboard_held_polls \(live.heldPolls)\n"
+        out += "# HELP switchboard_event_streams Open /v1/events streams.\n"
+        out += "# TYPE switchboard_event_streams gauge\n"
+        out += "switchboard_event_streams \(live.streams)\n"
+        out += "# HELP switchboard_wakeup_seconds Held polls answered by a new manifest: from the swap to the answer queued.\n"
+        out += "# TYPE switchboard_wakeup_seconds histogram\n"
+        var woken = 0
+        for (i, bound) in LiveUpdates.wakeupBuckets.enumerated() {
+            woken += live.wakeups[i]
+            out += "switchboard_wakeup_seconds_bucket{le=\"\(bound)\"} \(woken)\n"
+        }
+        woken += live.wakeups[LiveUpdates.wakeupBuckets.count]
+        out += "switchboard_wakeup_seconds_bucket{le=\"+Inf\"} \(woken)\n"
+        out += "switchboard_wakeup_seconds_sum \(live.wakeupSeconds)\n"
+        out += "switchboard_wakeup_seconds_count \(woken)\n"
         return out
     }
 }

@@ -53,6 +53,16 @@ final class ServedManifest: Sendable {
         self.echoGzip = echoGzipResponse
     }
 
+    /// The manifest's 200 response: canonical or Echo's shape, plain or gzipped.
+    func manifestBody(echo: Bool, gzip: Bool) -> PreparedResponse {
+        switch (echo, gzip) {
+        case (false, false): return manifestPlain
+        case (false, true): return manifestGzip
+        case (true, false): return echoPlain
+        case (true, true): return echoGzip
+        }
+    }
+
     /// The route table response; the first caller builds it outside the lock (a race
     /// builds it twice, harmlessly), later ones share it.
     func routes(gzip: Bool) -> PreparedResponse? {

@@ -3,7 +3,8 @@ import RouteMatching
 import Switchboard
 
 extension SwitchboardAPI {
-    /// `GET`/`HEAD /v1/manifest[?format=echo]`: conditional, gzip when accepted.
+    /// `GET`/`HEAD /v1/manifest[?format=echo]`: conditional, gzip when accepted, held
+    /// with `Prefer: wait=N` while `If-None-Match` names the manifest in service.
     func manifest(_ request: HTTPRequest) -> HTTPResponse {
         let served = store.current
         let echo: Bool
@@ -18,19 +19,23 @@ extension SwitchboardAPI {
             return Problem.badRequest("malformed query string: invalid percent-encoding").response
         }
         let etag = echo ? served.echoETag : served.compiled.etag
+        let gzip = Self.acceptsGzip(request.header("Accept-Encoding"))
         if let ifNoneMatch = request.header("If-None-Match") {
-            if Self.matches(ifNoneMatch, etag) { return HTTPResponse(status: 304, prepared: echo ? served.echoNotModified : served.manifestNotModified) }
+            if Self.matches(ifNoneMatch, etag) {
+                // SPEC §6: a blocking poll, held until another manifest is in service.
+                if let wait = LiveUpdates.preferredWait(request.header("Prefer")) {
+                    let metrics = self.metrics, method = request.method
+                    return store.live.hold(seen: served, echo: echo, gzip: gzip, wait: wait) { status in
+                        metrics.record(endpoint: .manifest, method: method, status: status, seconds: 0)
+                    }
+                }
+                return HTTPResponse(status: 304, prepared: echo ? served.echoNotModified : served.manifestNotModified)
+            }
         } else if let since = request.header("If-Modified-Since"), let lastModified = served.compiled.manifest.updatedAtEpoch,
                   let date = HTTPDate.parse(since), lastModified <= date {
             return HTTPResponse(status: 304, prepared: echo ? served.echoNotModified : served.manifestNotModified)
         }
-        let gzip = Self.acceptsGzip(request.header("Accept-Encoding"))
-        switch (echo, gzip) {
-        case (false, false): return HTTPResponse(status: 200, prepared: served.manifestPlain)
-        case (false, true): return HTTPResponse(status: 200, prepared: served.manifestGzip)
-        case (true, false): return HTTPResponse(status: 200, prepared: served.echoPlain)
-        case (true, true): return HTTPResponse(status: 200, prepared: served.echoGzip)
-        }
+        return HTTPResponse(status: 200, prepared: served.manifestBody(echo: echo, gzip: gzip))
     }
 
     /// RFC 9110 If-None-Match: `*`, or a list of entity tags compared weakly.

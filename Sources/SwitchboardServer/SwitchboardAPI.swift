@@ -7,7 +7,7 @@ import Switchboard
 /// manifest in service, and counts it.
 final class SwitchboardAPI: HTTPHandler {
     /// Request headers the endpoints read.
-    static let requestHeaders = ["If-None-Match", "If-Modified-Since", "Accept-Encoding"]
+    static let requestHeaders = ["If-None-Match", "If-Modified-Since", "Accept-Encoding", "Prefer", "Last-Event-ID"]
     /// At most this many URLs in one `POST /v1/resolve`.
     static let maxBatchURLs = 10_000
 
@@ -39,6 +39,9 @@ final class SwitchboardAPI: HTTPHandler {
         (Array("/v1/manifest".utf8), Endpoint(metric: .manifest, methods: ["GET", "HEAD"]) { api, request in
             (api.manifest(request), (0, 0, 0, 0))
         }),
+        (Array("/v1/events".utf8), Endpoint(metric: .events, methods: ["GET"]) { api, request in
+            (api.store.live.subscribe(lastEventID: request.header("Last-Event-ID")), (0, 0, 0, 0))
+        }),
         (Array("/healthz".utf8), Endpoint(metric: .healthz, methods: ["GET", "HEAD"]) { _, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"status":"ok"}"#.utf8)), (0, 0, 0, 0))
         }),
@@ -56,7 +59,7 @@ final class SwitchboardAPI: HTTPHandler {
         }),
         (Array("/metrics".utf8), Endpoint(metric: .metrics, methods: ["GET", "HEAD"]) { api, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                          body: Array(api.metrics.render(store: api.store.snapshot).utf8)), (0, 0, 0, 0))
+                          body: Array(api.metrics.render(store: api.store.snapshot, live: api.store.live.figures).utf8)), (0, 0, 0, 0))
         }),
     ]
 
@@ -92,6 +95,8 @@ final class SwitchboardAPI: HTTPHandler {
             response = Problem(status: 404, title: "Not Found",
                                detail: "no endpoint at \(String(decoding: path, as: UTF8.self))").response
         }
+        // A held poll is counted when it is answered.
+        if case .held = response.body { return response }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
         metrics.record(endpoint: metric, method: request.method, status: response.status, seconds: seconds, outcomes: outcomes)
         accessLog?.info("request", metadata: [

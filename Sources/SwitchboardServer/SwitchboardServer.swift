@@ -125,5 +125,6 @@ public final class SwitchboardServer: Sendable {
     public func stop(gracePeriod: Duration = .seconds(10)) {
         watcher?.cancel()
         daemon.stop(gracePeriod: gracePeriod)
+        store.live.stop()
     }
 }

@@ -73,6 +73,15 @@ enum RawHTTP {
             }
         }
 
+        /// What arrives next: bytes, `[]` when nothing came within the receive timeout,
+        /// nil once the server closed.
+        func receive() -> [UInt8]? {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 { return Array(buffer[0..<n]) }
+            return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? [] : nil
+        }
+
         func response() throws -> Response {
             var received: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65536)

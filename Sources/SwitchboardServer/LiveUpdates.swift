@@ -1,0 +1,228 @@
+import Dispatch
+import MicroHTTPD
+import Switchboard
+
+/// SPEC §6, the server's half: conditional GETs held until another manifest is in
+/// service (`Prefer: wait=N`) and Server-Sent Event streams, woken by the store's swap.
+///
+/// Registration and the swap meet under one lock: a poll registers only while the
+/// manifest it compared with is still the one in service, so none can miss a change that
+/// happens between its comparison and its registration. Held requests and streams are
+/// parked in the HTTP daemon and cost no thread; the answer of a held poll is decided when
+/// it is sent, from the manifest in service then, so a burst of reloads leaves every
+/// client on the last one.
+final class LiveUpdates: Sendable {
+    /// Seconds a held poll may ask for; more is read as the maximum.
+    static let waitRange = 1...300
+    /// Seconds between keep-alive comments on a stream.
+    static let keepAliveSeconds = 15
+    /// Bytes a stream's reader may fall behind before the stream is ended.
+    static let streamBacklogLimit = 64 << 10
+    /// Upper bounds of the wake-up latency buckets, in seconds.
+    static let wakeupBuckets: [Double] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
+
+    private struct Waiter: Sendable {
+        let request: HeldRequest
+        let etag: String
+        let echo: Bool
+    }
+
+    /// What `/metrics` shows.
+    struct Figures: Sendable {
+        var heldPolls = 0
+        var streams = 0
+        /// Held polls answered because the manifest changed, by latency bucket (the last
+        /// one past every bound), from the swap to the answer being queued.
+        var wakeups = [Int](repeating: 0, count: LiveUpdates.wakeupBuckets.count + 1)
+        var wakeupSeconds = 0.0
+    }
+
+    private struct State: Sendable {
+        var current: ServedManifest
+        var waiters: [UInt64: Waiter] = [:]
+        /// Waiters woken by a swap and not yet answered, with the swap's time.
+        var woken: [UInt64: ContinuousClock.Instant] = [:]
+        var streams: [UInt64: EventStream] = [:]
+        var nextID: UInt64 = 1
+        var figures = Figures()
+        /// The refusal last announced: the same file refused again (every write in its
+        /// folder re-reads it) is not news until a manifest is put in service.
+        var lastFailure: String?
+    }
+
+    private let state: Locked<State>
+    /// Sends the keep-alive comment; cancelled by `stop()`. Dispatch sources are thread-safe.
+    nonisolated(unsafe) private let keepAlive: DispatchSourceTimer
+
+    init(current: ServedManifest) {
+        state = Locked(State(current: current))
+        keepAlive = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "switchboard.keep-alive"))
+        keepAlive.schedule(deadline: .now() + .seconds(Self.keepAliveSeconds), repeating: .seconds(Self.keepAliveSeconds))
+        keepAlive.setEventHandler { [weak self] in self?.broadcast(ServerSentEvent.keepAlive) }
+        keepAlive.resume()
+    }
+
+    func stop() { keepAlive.cancel() }
+
+    var figures: Figures {
+        state.withLock { s in
+            var f = s.figures
+            f.heldPolls = s.waiters.count + s.woken.count
+            f.streams = s.streams.count
+            return f
+        }
+    }
+
+    // MARK: Held polls
+
+    /// `Prefer: wait=N` (RFC 7240): the seconds asked for, capped at 300; nil when the
+    /// header asks for no wait (absent, `wait=0`, not a number), which is then ignored as
+    /// RFC 7240 says of preferences a server does not apply.
+    static func preferredWait(_ header: String?) -> Int? {
+        guard let header else { return nil }
+        for preference in header.split(separator: ",") {
+            let token = preference.prefix { $0 != ";" }
+            let parts = token.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces }
+            guard parts.count == 2, parts[0].lowercased() == "wait" else { continue }
+            var value = parts[1]
+            if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
+            guard !value.isEmpty, value.allSatisfy({ $0 >= "0" && $0 <= "9" }) else { return nil }
+            let digits = value.drop { $0 == "0" }
+            guard !digits.isEmpty else { return nil }
+            return digits.count > 3 ? Self.waitRange.upperBound : min(Int(digits) ?? 0, Self.waitRange.upperBound)
+        }
+        return nil
+    }
+
+    /// Holds a poll whose `If-None-Match` matched `seen` until another manifest is in
+    /// service (200 with it) or `wait` seconds and a random extra of up to `wait`/16 pass
+    /// (304); both carry `Preference-Applied`. `answered` is told the status sent (not
+    /// when the client left first).
+    func hold(seen: ServedManifest, echo: Bool, gzip: Bool, wait: Int,
+              answered: @escaping @Sendable (Int) -> Void) -> HTTPResponse {
+        let etag = echo ? seen.echoETag : seen.compiled.etag
+        let applied = [("Preference-Applied", "wait=\(wait)")]
+        let jitter = Duration.milliseconds(Int.random(in: 0...(wait * 1000 / 16)))
+        let id = state.withLock { s in
+            defer { s.nextID += 1 }
+            return s.nextID
+        }
+        let request = HeldRequest(until: .now + .seconds(wait) + jitter) { [weak self] wake in
+            let served = self?.finish(id) ?? seen
+            let response = (echo ? served.echoETag : served.compiled.etag) == etag
+                ? HTTPResponse(status: 304, prepared: echo ? served.echoNotModified : served.manifestNotModified, headers: applied)
+                : HTTPResponse(status: 200, prepared: served.manifestBody(echo: echo, gzip: gzip), headers: applied)
+            if wake != .clientGone { answered(response.status) }
+            return response
+        }
+        let registered = state.withLock { s in
+            guard (echo ? s.current.echoETag : s.current.compiled.etag) == etag else { return false }
+            s.waiters[id] = Waiter(request: request, etag: etag, echo: echo)
+            return true
+        }
+        // The manifest changed since the comparison: the answer, a 200, goes out at once.
+        if !registered { request.wake() }
+        return .held(request)
+    }
+
+    /// Forgets a waiter being answered; returns the manifest to answer from.
+    private func finish(_ id: UInt64) -> ServedManifest {
+        let now = ContinuousClock.now
+        return state.withLock { s in
+            s.waiters[id] = nil
+            if let swapped = s.woken.removeValue(forKey: id) {
+                let seconds = Double((now - swapped) / .microseconds(1)) / 1e6
+                let bucket = Self.wakeupBuckets.firstIndex { seconds <= $0 } ?? Self.wakeupBuckets.count
+                s.figures.wakeups[bucket] += 1
+                s.figures.wakeupSeconds += seconds
+            }
+            return s.current
+        }
+    }
+
+    // MARK: Streams
+
+    /// `GET /v1/events`: a stream that starts with its `retry:` delay (2 to 5 s, random
+    /// per connection) and, unless `lastEventID` names the manifest in service, a
+    /// `manifest` event for it.
+    func subscribe(lastEventID: String?) -> HTTPResponse {
+        let retry = ServerSentEvent.retry(milliseconds: Int.random(in: 2000...5000))
+        let stream: EventStream = state.withLock { s in
+            let id = s.nextID
+            s.nextID += 1
+            let initial = lastEventID == s.current.compiled.etag ? retry : retry + Self.manifestEvent(s.current)
+            let stream = EventStream(initial: initial, limit: Self.streamBacklogLimit) { [weak self] in
+                self?.state.withLock { _ = $0.streams.removeValue(forKey: id) }
+            }
+            s.streams[id] = stream
+            return stream
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8"),
+                                                   ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")],
+                            stream: stream)
+    }
+
+    // MARK: Changes
+
+    /// Called by the store right after it put `served` in service: wakes the polls whose
+    /// manifest it replaces and tells the streams (when its ETag differs from the last).
+    func manifestChanged(to served: ServedManifest) {
+        let now = ContinuousClock.now
+        let (wake, streams): ([HeldRequest], [EventStream]) = state.withLock { s in
+            let changed = s.current.compiled.etag != served.compiled.etag
+            s.current = served
+            s.lastFailure = nil
+            var wake: [HeldRequest] = []
+            let stale = s.waiters.filter { $0.value.etag != ($0.value.echo ? served.echoETag : served.compiled.etag) }
+            wake.reserveCapacity(stale.count)
+            for (id, waiter) in stale {
+                s.waiters[id] = nil
+                s.woken[id] = now
+                wake.append(waiter.request)
+            }
+            return (wake, changed ? Array(s.streams.values) : [])
+        }
+        for request in wake { request.wake() }
+        guard !streams.isEmpty else { return }
+        let event = Self.manifestEvent(served)
+        for stream in streams { stream.send(event) }
+    }
+
+    /// Called by the store when a new file was refused and the last good one stays;
+    /// announced once until a manifest is put in service or another refusal comes.
+    func reloadFailed(_ message: String, at epoch: Int64) {
+        let news = state.withLock { s in
+            defer { s.lastFailure = message }
+            return s.lastFailure != message
+        }
+        guard news else { return }
+        broadcast(ServerSentEvent.event("reload-failed", data: .object([
+            .init("error", .string(message)), .init("at", .string(HTTPDate.rfc3339(epoch))),
+        ])))
+    }
+
+    private func broadcast(_ bytes: [UInt8]) {
+        for stream in state.withLock({ Array($0.streams.values) }) { stream.send(bytes) }
+    }
+
+    /// `manifest`, with the ETag as its id: `{"version","etag","updatedAt","loadedAt","routes"}`.
+    static func manifestEvent(_ served: ServedManifest) -> [UInt8] {
+        let m = served.compiled.manifest
+        return ServerSentEvent.event("manifest", id: served.compiled.etag, data: .object([
+            .init("version", .integer(m.version)),
+            .init("etag", .string(served.compiled.etag)),
+            .init("updatedAt", m.updatedAt.map { .string($0) } ?? .null),
+            .init("loadedAt", .string(HTTPDate.rfc3339(served.loadedAt))),
+            .init("routes", .integer(Int64(m.routes.count))),
+        ]))
+    }
+}
+
+private extension Substring {
+    var trimmingSpaces: Substring {
+        var s = self
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return s
+    }
+}

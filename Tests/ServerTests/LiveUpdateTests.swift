@@ -1,0 +1,237 @@
+import Foundation
+import Testing
+@testable import SwitchboardServer
+
+/// SPEC §6, the server's half, over real sockets: conditional GETs held by
+/// `Prefer: wait=N` until a reload (an atomic rename of the file) or their timeout, and
+/// the `/v1/events` stream.
+@Suite(.serialized)
+struct LiveUpdateTests {
+    /// A watched server on a small manifest, and its ETag.
+    final class Fixture {
+        let folder: ManifestFolder
+        let server: SwitchboardServer
+        var port: Int { server.port }
+
+        init(watch: Bool = true) throws {
+            folder = try ManifestFolder(Manifests.small(version: 1))
+            server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, watch: watch))
+        }
+
+        var etag: String { server.etag }
+
+        func echoETag() throws -> String {
+            try RawHTTP.get("/v1/manifest?format=echo", port: port).header("ETag") ?? ""
+        }
+
+        /// A metric's value, as `/metrics` shows it.
+        func metric(_ name: String) throws -> Double {
+            let text = try RawHTTP.get("/metrics", port: port).text
+            let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+            return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? -1
+        }
+
+        /// Starts a poll on a thread of its own; answers its response and seconds taken.
+        func poll(etag: String, prefer: String?, target: String = "/v1/manifest",
+                  gzip: Bool = false) -> BackgroundThread<Result<(RawHTTP.Response, Double), Error>> {
+            let port = self.port
+            return BackgroundThread {
+                var headers = [("If-None-Match", etag)]
+                if let prefer { headers.append(("Prefer", prefer)) }
+                if gzip { headers.append(("Accept-Encoding", "gzip")) }
+                let start = Date()
+                return Result { (try RawHTTP.get(target, headers: headers, port: port), Date().timeIntervalSince(start)) }
+            }
+        }
+
+        deinit { server.stop(gracePeriod: .zero) }
+    }
+
+    @Test func aHeldPollIsAnsweredByTheNextManifest() throws {
+        let f = try Fixture()
+        let before = f.etag
+        let poll = f.poll(etag: before, prefer: "wait=30")
+        #expect(try eventually { try f.metric("switchboard_held_polls") == 1 })
+        try f.folder.replace(Manifests.small(version: 2, destination: "Second"))
+        let (response, seconds) = try poll.join().get()
+        #expect(response.status == 200)
+        #expect(response.header("Preference-Applied") == "wait=30")
+        #expect(response.header("ETag") != before)
+        #expect(response.header("ETag") == f.etag)
+        #expect(try response.json()["version"] as? Int == 2)
+        #expect(seconds < 10)
+        #expect(try f.metric("switchboard_held_polls") == 0)
+        #expect(try f.metric("switchboard_wakeup_seconds_count") == 1)
+        #expect(try RawHTTP.get("/metrics", port: f.port).text
+            .contains(#"switchboard_http_requests_total{endpoint="/v1/manifest",method="GET",status="200"} 1"#))
+    }
+
+    @Test func aHeldPollTimesOutWith304AfterItsWaitAndJitter() throws {
+        let f = try Fixture()
+        let (response, seconds) = try f.poll(etag: f.etag, prefer: "wait=1").join().get()
+        #expect(response.status == 304)
+        #expect(response.header("Preference-Applied") == "wait=1")
+        #expect(response.header("ETag") == f.etag)
+        #expect(response.body.isEmpty)
+        // 1 s plus up to 1/16 s of jitter, plus this machine's scheduling.
+        #expect(seconds >= 1.0 && seconds < 2.0, "\(seconds)")
+    }
+
+    @Test func aStaleETagGetsTheCurrentManifestAtOnce() throws {
+        let f = try Fixture()
+        let stale = "\"sha256-\(String(repeating: "0", count: 64))\""
+        let (response, seconds) = try f.poll(etag: stale, prefer: "wait=30", gzip: true).join().get()
+        #expect(response.status == 200)
+        #expect(response.header("ETag") == f.etag)
+        #expect(response.header("Content-Encoding") == "gzip")
+        #expect(response.header("Preference-Applied") == nil)
+        #expect(seconds < 1)
+    }
+
+    @Test(arguments: ["", "wait=0", "wait=-1", "wait=abc", "wait=1.5", "respond-async", "wait"])
+    func preferencesThatAskForNoWaitAreAnsweredAtOnce(prefer: String) throws {
+        let f = try Fixture()
+        let (response, seconds) = try f.poll(etag: f.etag, prefer: prefer.isEmpty ? nil : prefer).join().get()
+        #expect(response.status == 304)
+        #expect(response.header("Preference-Applied") == nil)
+        #expect(seconds < 1)
+    }
+
+    @Test(arguments: [
+        ("wait=30", 30), ("WAIT=30", 30), ("respond-async, wait=5", 5), ("wait = 7 ; x=y", 7), ("wait=\"9\"", 9),
+        ("wait=300", 300), ("wait=301", 300), ("wait=100000000000000000000", 300), ("wait=0010", 10),
+        ("wait=0", nil), ("wait=-5", nil), ("wait=", nil), ("wait=1e3", nil), ("handling=lenient", nil),
+    ] as [(String, Int?)])
+    func preferWaitIsReadAsRFC7240Says(header: String, seconds: Int?) {
+        #expect(LiveUpdates.preferredWait(header) == seconds)
+    }
+
+    @Test func aWaitAboveTheMaximumIsAppliedAs300() throws {
+        let f = try Fixture()
+        let poll = f.poll(etag: f.etag, prefer: "wait=100000")
+        #expect(try eventually { try f.metric("switchboard_held_polls") == 1 })
+        try f.folder.replace(Manifests.small(version: 2))
+        let (response, _) = try poll.join().get()
+        #expect(response.status == 200)
+        #expect(response.header("Preference-Applied") == "wait=300")
+    }
+
+    @Test func anEchoPollWaitsForAChangeInEchoShape() throws {
+        let f = try Fixture()
+        let echo = try f.echoETag()
+        let poll = f.poll(etag: echo, prefer: "wait=30", target: "/v1/manifest?format=echo")
+        #expect(try eventually { try f.metric("switchboard_held_polls") == 1 })
+        // Another destination: a new manifest, the same {name, path} list.
+        try f.folder.replace(Manifests.small(version: 1, destination: "Other"))
+        #expect(try eventually { try RawHTTP.get("/readyz", port: f.port).json()["reloads"] as? Int == 1 })
+        #expect(try f.echoETag() == echo)
+        #expect(try f.metric("switchboard_held_polls") == 1)
+        // A new version number changes the echo document's id.
+        try f.folder.replace(Manifests.small(version: 2, destination: "Other"))
+        let (response, _) = try poll.join().get()
+        #expect(response.status == 200)
+        #expect(try response.json()["id"] as? Int == 2)
+    }
+
+    @Test func aClientThatLeavesWhileHeldLeavesNothingBehind() throws {
+        let f = try Fixture()
+        _ = try RawHTTP.get("/healthz", port: f.port)
+        let baseline = try Self.openDescriptors()
+        var clients: [RawHTTP.Connection] = []
+        for _ in 0..<200 {
+            let c = try RawHTTP.Connection(port: f.port)
+            c.send(Array("GET /v1/manifest HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(f.etag)\r\nPrefer: wait=300\r\n\r\n".utf8))
+            clients.append(c)
+        }
+        #expect(try eventually { try f.metric("switchboard_held_polls") == 200 })
+        #expect(try Self.openDescriptors() >= baseline + 400)
+        clients.removeAll()  // closes every client socket
+        // Noticed at once through the hold loop's epoll (EPOLLRDHUP), not after 300 s.
+        #expect(try eventually { try f.metric("switchboard_held_polls") == 0 })
+        #expect(try eventually { try Self.openDescriptors() <= baseline + 2 }, "descriptors: \(baseline) before")
+    }
+
+    @Test func aStreamSeesReloadsAndARefusalInOrder() throws {
+        let f = try Fixture()
+        let first = f.etag
+        let reader = try EventStreamReader(port: f.port)
+        let opening = reader.events(2)
+        #expect(reader.head?.status == 200)
+        #expect(reader.head?.header("Content-Type") == "text/event-stream; charset=utf-8")
+        #expect(reader.head?.header("Cache-Control") == "no-cache")
+        #expect(reader.head?.header("X-Accel-Buffering") == "no")
+        try #require(opening.count == 2)
+        #expect((2000...5000).contains(opening[0].retry ?? 0))
+        #expect(opening[1].event == "manifest")
+        #expect(opening[1].id == first)
+        let data = try opening[1].json()
+        #expect(data["version"] as? Int == 1)
+        #expect(data["etag"] as? String == first)
+        #expect(data["updatedAt"] as? String == "2026-11-20T10:00:00Z")
+        #expect(data["routes"] as? Int == 2)
+        #expect(data["loadedAt"] is String)
+        #expect(try eventually { try f.metric("switchboard_event_streams") == 1 })
+
+        try f.folder.replace(Manifests.small(version: 2, destination: "Two"))
+        #expect(reader.events(3).count == 3)
+        try f.folder.replace(#"{"version": 3, "routes": []}"#)
+        #expect(reader.events(4).count == 4)
+        try f.folder.replace(Manifests.small(version: 4, destination: "Four"))
+        let all = reader.events(5)
+        try #require(all.count == 5)
+        #expect(all[2].event == "manifest")
+        #expect(try all[2].json()["version"] as? Int == 2)
+        #expect(all[3].event == "reload-failed")
+        #expect(all[3].id == nil)
+        #expect((try all[3].json()["error"] as? String)?.contains("routes") == true)
+        #expect(try all[3].json()["at"] is String)
+        #expect(all[4].event == "manifest")
+        #expect(try all[4].json()["version"] as? Int == 4)
+        #expect(all[4].id == f.etag)
+    }
+
+    @Test func lastEventIDNamingTheManifestInServiceSkipsTheFirstEvent() throws {
+        let f = try Fixture()
+        let resumed = try EventStreamReader(port: f.port, lastEventID: f.etag)
+        let stale = try EventStreamReader(port: f.port, lastEventID: "\"sha256-old\"")
+        #expect(stale.events(2).map(\.event) == [nil, "manifest"])
+        #expect(resumed.events(1).count == 1)
+        #expect(resumed.drain(for: 0.5).map(\.event) == [nil])
+        try f.folder.replace(Manifests.small(version: 2))
+        let after = resumed.events(2)
+        #expect(after.map(\.event) == [nil, "manifest"])
+        #expect(after.last?.id == f.etag)
+    }
+
+    @Test func retryDiffersFromConnectionToConnection() throws {
+        let f = try Fixture()
+        let retries = try (0..<8).map { _ in try EventStreamReader(port: f.port).events(1).first?.retry ?? 0 }
+        #expect(retries.allSatisfy { (2000...5000).contains($0) })
+        #expect(Set(retries).count > 1, "\(retries)")
+    }
+
+    @Test func stoppingAnswersEveryHeldPollAndEndsEveryStream() throws {
+        let f = try Fixture(watch: false)
+        let polls = (0..<20).map { _ in f.poll(etag: f.etag, prefer: "wait=300") }
+        let readers = try (0..<3).map { _ in try EventStreamReader(port: f.port) }
+        for reader in readers { _ = reader.events(2) }
+        #expect(try eventually { try f.metric("switchboard_held_polls") == 20 })
+        let start = Date()
+        f.server.stop()
+        #expect(Date().timeIntervalSince(start) < 2)
+        for poll in polls {
+            let (response, _) = try poll.join().get()
+            #expect(response.status == 304)
+            #expect(response.header("Preference-Applied") == "wait=300")
+        }
+        for reader in readers {
+            _ = reader.drain(for: 2)
+            #expect(reader.ended, "the closing chunk ends each stream")
+        }
+    }
+
+    /// Descriptors this process has open (the server runs in it).
+    static func openDescriptors() throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+    }
+}
