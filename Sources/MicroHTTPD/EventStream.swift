@@ -173,6 +173,10 @@ private func streamReleased(_ cls: UnsafeMutableRawPointer?) {
 /// not be stopped with a connection suspended.
 final class OpenStreams: Sendable {
     private let state = Locked<(open: [ObjectIdentifier: EventStream], stopping: Bool)>(([:], false))
+    /// Told of each stream released, toward its heap trim.
+    private let holdLoop: HoldLoop
+
+    init(holdLoop: HoldLoop) { self.holdLoop = holdLoop }
 
     /// Registers a stream being queued; false once the daemon is stopping.
     func add(_ stream: EventStream) -> Bool {
@@ -185,6 +189,7 @@ final class OpenStreams: Sendable {
 
     func remove(_ stream: EventStream) {
         state.withLock { _ = $0.open.removeValue(forKey: ObjectIdentifier(stream)) }
+        holdLoop.noteRelease()
     }
 
     /// Ends every open stream and refuses new ones.

@@ -22,6 +22,8 @@ public final class HTTPDaemon: Sendable {
         /// 0 picks a free port; read it back from ``HTTPDaemon/port``.
         public var port: Int
         public var threads: Int
+        /// Connections in all, held polls and event streams included; lowered to the
+        /// descriptors the process may open by ``DescriptorLimit/fitting(_:)``.
         public var connectionLimit: Int
         /// Connections one client address may hold (slowloris).
         public var perIPConnectionLimit: Int
@@ -45,7 +47,7 @@ public final class HTTPDaemon: Sendable {
         /// Request headers copied into ``HTTPRequest``.
         public var requestHeaders: [String]
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, connectionLimit: Int = 4096,
+        public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, connectionLimit: Int = 65_536,
                     perIPConnectionLimit: Int = 256, timeoutSeconds: Int = 15, connectionMemoryLimit: Int = 32 << 10,
                     maxTargetLength: Int = 12 << 10, maxHeaderFields: Int = 100, maxHeaderBytes: Int = 8 << 10,
                     maxBodySize: Int = 1 << 20, bodyDeadlineSeconds: Int = 10, requestHeaders: [String] = []) {
@@ -173,7 +175,7 @@ final class DaemonContext: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Answers parked requests at their deadline or when their client leaves.
     let holdLoop: HoldLoop
-    let streams = OpenStreams()
+    let streams: OpenStreams
 
     init(configuration: HTTPDaemon.Configuration, headerNames: [String], handler: any HTTPHandler, holdLoop: HoldLoop) {
         self.configuration = configuration
@@ -181,5 +183,6 @@ final class DaemonContext: Sendable {
         self.headerNamesC = headerNames.map { Array($0.utf8CString) }
         self.handler = handler
         self.holdLoop = holdLoop
+        self.streams = OpenStreams(holdLoop: holdLoop)
     }
 }

@@ -37,7 +37,7 @@ public final class HeldRequest: Sendable {
         case waiting
         /// Parked: the connection (`struct MHD_Connection *` as its bits) and its
         /// registration with the hold loop.
-        case parked(connection: UInt, fd: Int32, id: UInt64, loop: HoldLoop)
+        case parked(connection: UInt, id: UInt64, loop: HoldLoop)
         case answering(Wake)
     }
 
@@ -66,36 +66,34 @@ public final class HeldRequest: Sendable {
     func park(_ connection: OpaquePointer, loop: HoldLoop) -> Bool {
         state.withLock { s in
             guard case .waiting = s else { return false }
-            let fd = sb_connection_fd(connection)
-            guard let id = loop.add(self, fd: fd) else {
+            guard let id = loop.add(self, fd: sb_connection_fd(connection)) else {
                 s = .answering(.stopping)
                 return false
             }
             // Under this request's lock, so a concurrent `fire` waits until the
             // connection really is suspended before it resumes it.
             MHD_suspend_connection(connection)
-            s = .parked(connection: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))), fd: fd, id: id, loop: loop)
+            s = .parked(connection: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))), id: id, loop: loop)
             return true
         }
     }
 
     /// Moves to answering for `wake`, exactly once, and resumes the connection if parked.
     func fire(_ wake: Wake) {
-        let parked: (connection: UInt, fd: Int32, id: UInt64, loop: HoldLoop)? = state.withLock { s in
+        let parked: (connection: UInt, id: UInt64, loop: HoldLoop)? = state.withLock { s in
             switch s {
             case .waiting:
                 s = .answering(wake)
                 return nil
-            case .parked(let connection, let fd, let id, let loop):
+            case .parked(let connection, let id, let loop):
                 s = .answering(wake)
-                return (connection, fd, id, loop)
+                return (connection, id, loop)
             case .answering:
                 return nil
             }
         }
         guard let parked, let connection = OpaquePointer(bitPattern: parked.connection) else { return }
-        // Out of the loop's descriptor set before libmicrohttpd may close the socket.
-        parked.loop.remove(parked.id, fd: parked.fd)
+        parked.loop.remove(parked.id)
         MHD_resume_connection(connection)
     }
 }

@@ -10,6 +10,10 @@ import Glibc
 /// socket goes into an epoll set of this loop's, watched for the peer's close only
 /// (`EPOLLRDHUP`; a pipelined request does not wake it): a poller that gives up frees its
 /// descriptor at once instead of at the end of its wait.
+///
+/// After a burst of answers (a reload wakes thousands) or of closed streams, the
+/// connections' memory pools are freed as their clients go, and glibc would keep those pages: a second after the burst
+/// the loop hands free heap pages back to the kernel (`malloc_trim`), off the request path.
 final class HoldLoop: Sendable {
     private struct State: Sendable {
         var held: [UInt64: HeldRequest] = [:]
@@ -18,7 +22,15 @@ final class HoldLoop: Sendable {
         var stopping = false
         /// When the thread's current `epoll_wait` returns at the latest.
         var sleepsUntil: ContinuousClock.Instant?
+        /// Requests answered and streams closed since the heap was last trimmed, and when
+        /// to trim next.
+        var releasedSinceTrim = 0
+        var trimAt: ContinuousClock.Instant?
     }
+
+    /// Releases in a burst after which the heap is trimmed, and the delay before it.
+    static let trimAfterReleases = 1000
+    static let trimDelay = Duration.seconds(1)
 
     private let state = Locked(State())
     private let epoll: Int32
@@ -81,22 +93,39 @@ final class HoldLoop: Sendable {
         }
         guard let (id, wake) = registered else { return nil }
         if fd >= 0 {
+            // One-shot, and never removed on the wake-up path (a syscall saved per request
+            // woken): closing the socket takes it out of the set; a connection kept alive
+            // keeps a disarmed entry whose id is stale, re-armed with a new id (MOD) when
+            // its next request is parked, and ignored if it fires before.
             var event = epoll_event()
-            event.events = EPOLLRDHUP.rawValue
+            event.events = EPOLLRDHUP.rawValue | EPOLLONESHOT.rawValue
             event.data.u64 = id
-            _ = epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event)
+            if epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) != 0 && errno == EEXIST {
+                _ = epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event)
+            }
         }
         if wake { signal() }
         return id
     }
 
-    /// Forgets a request that is being answered, before its socket may be closed.
-    func remove(_ id: UInt64, fd: Int32) {
-        if fd >= 0 {
-            var event = epoll_event()
-            _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event)
+    /// Forgets a request that is being answered.
+    func remove(_ id: UInt64) {
+        noteRelease { _ = $0.held.removeValue(forKey: id) }
+    }
+
+    /// Counts a connection's state let go (an event stream closed) toward the next trim.
+    func noteRelease() { noteRelease { _ in } }
+
+    private func noteRelease(_ body: (inout State) -> Void) {
+        let wake = state.withLock { s -> Bool in
+            body(&s)
+            s.releasedSinceTrim += 1
+            guard s.releasedSinceTrim >= Self.trimAfterReleases, s.trimAt == nil else { return false }
+            let at = ContinuousClock.now + Self.trimDelay
+            s.trimAt = at
+            return s.sleepsUntil.map { at < $0 } ?? true
         }
-        state.withLock { _ = $0.held.removeValue(forKey: id) }
+        if wake { signal() }
     }
 
     /// Answers every parked request (`.stopping`), refuses new ones, and ends the thread.
@@ -120,7 +149,8 @@ final class HoldLoop: Sendable {
         while true {
             let timeout: Int32? = state.withLock { s in
                 if s.stopping { return nil }
-                guard let next = s.deadlines.first?.deadline else {
+                let deadline = s.deadlines.first?.deadline
+                guard let next = [deadline, s.trimAt].compactMap({ $0 }).min() else {
                     s.sleepsUntil = nil
                     return -1
                 }
@@ -151,6 +181,13 @@ final class HoldLoop: Sendable {
                 return due
             }
             for request in expired { request.fire(.timedOut) }
+            let trim = state.withLock { s -> Bool in
+                guard let at = s.trimAt, at <= now else { return false }
+                s.trimAt = nil
+                s.releasedSinceTrim = 0
+                return true
+            }
+            if trim { releaseFreedMemory() }
         }
     }
 }

@@ -22,6 +22,14 @@ public final class PreparedResponse: Sendable {
         self.headers = headers
     }
 
+    /// `base` with `extra` headers added, sharing its body bytes.
+    public init?(_ base: PreparedResponse, adding extra: [(String, String)]) {
+        guard let response = base.response(adding: extra) else { return nil }
+        self.response = response
+        self.body = base.body
+        self.headers = base.headers + extra
+    }
+
     /// A new response object with this one's body and headers plus `extra`; the caller
     /// destroys it after queueing.
     func response(adding extra: [(String, String)]) -> OpaquePointer? {

@@ -101,7 +101,6 @@ final class LiveUpdates: Sendable {
     func hold(seen: ServedManifest, echo: Bool, gzip: Bool, wait: Int,
               answered: @escaping @Sendable (Int) -> Void) -> HTTPResponse {
         let etag = echo ? seen.echoETag : seen.compiled.etag
-        let applied = [("Preference-Applied", "wait=\(wait)")]
         let jitter = Duration.milliseconds(Int.random(in: 0...(wait * 1000 / 16)))
         let id = state.withLock { s in
             defer { s.nextID += 1 }
@@ -109,9 +108,8 @@ final class LiveUpdates: Sendable {
         }
         let request = HeldRequest(until: .now + .seconds(wait) + jitter) { [weak self] wake in
             let served = self?.finish(id) ?? seen
-            let response = (echo ? served.echoETag : served.compiled.etag) == etag
-                ? HTTPResponse(status: 304, prepared: echo ? served.echoNotModified : served.manifestNotModified, headers: applied)
-                : HTTPResponse(status: 200, prepared: served.manifestBody(echo: echo, gzip: gzip), headers: applied)
+            let changed = (echo ? served.echoETag : served.compiled.etag) != etag
+            let response = served.heldAnswer(changed: changed, echo: echo, gzip: gzip, wait: wait)
             if wake != .clientGone { answered(response.status) }
             return response
         }
@@ -182,10 +180,12 @@ final class LiveUpdates: Sendable {
             }
             return (wake, changed ? Array(s.streams.values) : [])
         }
+        // Streams first: a send each, where a poll's wake-up is a resume and an answer.
+        if !streams.isEmpty {
+            let event = Self.manifestEvent(served)
+            for stream in streams { stream.send(event) }
+        }
         for request in wake { request.wake() }
-        guard !streams.isEmpty else { return }
-        let event = Self.manifestEvent(served)
-        for stream in streams { stream.send(event) }
     }
 
     /// Called by the store when a new file was refused and the last good one stays;

@@ -21,6 +21,10 @@ final class ServedManifest: Sendable {
     /// `GET /v1/routes`, plain and gzipped: built on first request (2 MB and ~30 ms for
     /// 10,000 routes, which neither a load nor every request should pay), then shared.
     private let routesTable = Locked<(plain: PreparedResponse, gzip: PreparedResponse)?>(nil)
+    /// Held polls' answers, which carry `Preference-Applied: wait=N`: made on first use
+    /// for each N and kind (clients of one deployment send the same few N), then shared
+    /// like the others, so waking 10,000 polls builds no response object.
+    private let heldAnswers = Locked<[Int: PreparedResponse]>([:])
 
     init?(compiled: CompiledManifest, sourceBytes: [UInt8], loadedAt: Int64) {
         let m = compiled.manifest
@@ -61,6 +65,24 @@ final class ServedManifest: Sendable {
         case (true, false): return echoPlain
         case (true, true): return echoGzip
         }
+    }
+
+    /// The answer of a poll held with `wait` seconds: the 200 (`changed`) or the 304.
+    func heldAnswer(changed: Bool, echo: Bool, gzip: Bool, wait: Int) -> HTTPResponse {
+        let base = changed ? manifestBody(echo: echo, gzip: gzip) : (echo ? echoNotModified : manifestNotModified)
+        let key = wait << 3 | (changed ? 4 : 0) | (echo ? 2 : 0) | (gzip && changed ? 1 : 0)
+        let status = changed ? 200 : 304
+        if let cached = heldAnswers.withLock({ $0[key] }) { return HTTPResponse(status: status, prepared: cached) }
+        // `Connection: close`: libmicrohttpd 0.9.75 zeroes a kept-alive connection's 32 KiB
+        // pool before its next request, which would leave each parked poller 32 KiB of
+        // resident memory (against ~6 KiB on a fresh connection) and is most of the cost of
+        // waking thousands at once. A poller reconnects once per wait instead.
+        let applied = [("Preference-Applied", "wait=\(wait)"), ("Connection", "close")]
+        guard let made = PreparedResponse(base, adding: applied) else {
+            return HTTPResponse(status: status, prepared: base, headers: applied)
+        }
+        heldAnswers.withLock { $0[key] = made }
+        return HTTPResponse(status: status, prepared: made)
     }
 
     /// The route table response; the first caller builds it outside the lock (a race
