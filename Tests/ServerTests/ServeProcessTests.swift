@@ -75,6 +75,23 @@ struct ServeProcessTests {
         #expect(served.waitForExit() == 0)
     }
 
+    @Test func sigtermAnswersHeldPollsAndEndsStreamsBeforeExiting() throws {
+        let served = try Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path])
+        let etag = try #require(try RawHTTP.get("/v1/manifest", port: served.port).header("ETag"))
+        let poll = try RawHTTP.Connection(port: served.port, timeoutSeconds: 20)
+        poll.send(Array("GET /v1/manifest HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\nPrefer: wait=300\r\n\r\n".utf8))
+        let stream = try EventStreamReader(port: served.port)
+        #expect(stream.events(2).last?.event == "manifest")
+        #expect(try eventually { try RawHTTP.get("/metrics", port: served.port).text.contains("switchboard_held_polls 1") })
+        kill(served.process.processIdentifier, SIGTERM)
+        let answer = try poll.response()
+        #expect(answer.status == 304)
+        #expect(answer.header("Preference-Applied") == "wait=300")
+        _ = stream.drain(for: 5)
+        #expect(stream.ended, "the stream ends with its closing chunk")
+        #expect(served.waitForExit() == 0)
+    }
+
     @Test func readsItsSettingsFromTheEnvironmentWithFlagsWinning() throws {
         let folder = try ManifestFolder(Manifests.small(version: 3, destination: "FromEnv"))
         let served = try Served([], environment: ["SWITCHBOARD_CONFIG": folder.manifest.path, "SWITCHBOARD_PORT": "0",
