@@ -18,6 +18,8 @@ final class LiveUpdates: Sendable {
     static let keepAliveSeconds = 15
     /// Bytes a stream's reader may fall behind before the stream is ended.
     static let streamBacklogLimit = 64 << 10
+    /// Bytes of a refusal's message a `reload-failed` event carries.
+    static let eventErrorLimit = 4 << 10
     /// Upper bounds of the wake-up latency buckets, in seconds.
     static let wakeupBuckets: [Double] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
 
@@ -196,8 +198,15 @@ final class LiveUpdates: Sendable {
             return s.lastFailure != message
         }
         guard news else { return }
+        // A manifest with an error on each of 40,000 routes has a message of megabytes: an
+        // event carries its start (far below a stream's backlog limit), /readyz all of it.
+        var error = message
+        if error.utf8.count > Self.eventErrorLimit {
+            error = String(decoding: message.utf8.prefix(Self.eventErrorLimit), as: UTF8.self)
+                + " … (\(message.utf8.count) bytes; GET /readyz has all of it)"
+        }
         broadcast(ServerSentEvent.event("reload-failed", data: .object([
-            .init("error", .string(message)), .init("at", .string(HTTPDate.rfc3339(epoch))),
+            .init("error", .string(error)), .init("at", .string(HTTPDate.rfc3339(epoch))),
         ])))
     }
 

@@ -192,6 +192,27 @@ struct LiveUpdateTests {
         #expect(all[4].id == f.etag)
     }
 
+    @Test func aRefusalWithAHugeMessageIsAnnouncedShortAndOnce() throws {
+        let f = try Fixture()
+        let reader = try EventStreamReader(port: f.port)
+        #expect(reader.events(2).count == 2)
+        // 2,000 routes without a destination: a message of about 150 KB, above a stream's backlog limit.
+        let routes = (0..<2000).map { #"{"name": "r\#($0)", "pattern": "/r\#($0)"}"# }.joined(separator: ",")
+        try f.folder.replace(#"{"version": 2, "routes": [\#(routes)]}"#)
+        let events = reader.events(3)
+        try #require(events.count == 3)
+        let error = try #require(try events[2].json()["error"] as? String)
+        #expect(error.utf8.count < 5000)
+        #expect(error.hasSuffix("GET /readyz has all of it)"))
+        let full = try RawHTTP.get("/readyz", port: f.port).json()["lastReloadError"] as? String
+        #expect((full?.utf8.count ?? 0) > 100_000)
+        // The same file refused again (a touch in its folder) is not announced again.
+        try Data(#"{"other": 1}"#.utf8).write(to: f.folder.url.appendingPathComponent("unrelated.json"))
+        #expect(try eventually { try f.metric("switchboard_manifest_reload_failures_total") >= 2 })
+        #expect(reader.drain(for: 0.5).count == 3)
+        #expect(reader.closed == false)
+    }
+
     @Test func lastEventIDNamingTheManifestInServiceSkipsTheFirstEvent() throws {
         let f = try Fixture()
         let resumed = try EventStreamReader(port: f.port, lastEventID: f.etag)
