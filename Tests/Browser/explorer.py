@@ -130,6 +130,58 @@ def large_table(desktop):
     check([r.get_attribute("data-route") for r in rows()] == ["r4320"], "the filter searches past the rows shown")
 
 
+def readyz_requests(driver):
+    return driver.execute_script(
+        "return performance.getEntriesByType('resource').filter(e => e.name.endsWith('/readyz')).length")
+
+
+def rewrite_manifest(change):
+    with open(MANIFEST) as f:
+        manifest = json.load(f)
+    change(manifest)
+    with open(MANIFEST + ".tmp", "w") as f:
+        json.dump(manifest, f)
+    os.replace(MANIFEST + ".tmp", MANIFEST)
+
+
+def refusal_at_once(desktop):
+    """Following the stream, the page polls nothing and shows a refused manifest at once."""
+    check(desktop.execute_script("return document.body.dataset.updates") == "stream", "the page follows the event stream",
+          text(desktop, "m-updates"))
+    before = readyz_requests(desktop)
+    time.sleep(2.5)
+    check(readyz_requests(desktop) == before, "following the stream, the page does not poll /readyz",
+          f"{readyz_requests(desktop) - before} requests in 2.5 s")
+    with open(MANIFEST) as f:
+        good = f.read()
+    started = time.time()
+    rewrite_manifest(lambda m: m.update(version=99, routes=[]))
+    wait(desktop, lambda d: "last reload failed" in text(d, "m-error"), "the refusal to show")
+    check(time.time() - started < 1.5 and "routes" in text(desktop, "m-error"), "a refused manifest shows at once",
+          f"{time.time() - started:.2f} s: {text(desktop, 'm-error')}")
+    check(text(desktop, "m-version") == "2", "the last good version stays shown", text(desktop, "m-version"))
+    with open(MANIFEST + ".tmp", "w") as f:
+        f.write(good)
+    os.replace(MANIFEST + ".tmp", MANIFEST)
+
+
+def fallback_polling():
+    """Where the event stream fails (here a proxy that blocks it), the page polls."""
+    blocked = browser(1280, 1000)
+    try:
+        blocked.execute_cdp_cmd("Network.enable", {})
+        blocked.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/v1/events*"]})
+        open_page(blocked)
+        wait(blocked, lambda d: d.execute_script("return document.body.dataset.updates") == "poll", "the fallback to polling")
+        check("polling every 2 s" in text(blocked, "m-updates"), "the page says it polls", text(blocked, "m-updates"))
+        version = int(text(blocked, "m-version"))
+        rewrite_manifest(lambda m: m.update(version=version + 1))
+        wait(blocked, lambda d: text(d, "m-version") == str(version + 1), "the polled page to see the reload")
+        check(readyz_requests(blocked) >= 2, "the reload was seen by polling /readyz", str(readyz_requests(blocked)))
+    finally:
+        blocked.quit()
+
+
 def main():
     desktop = browser(1280, 1000)
     try:
@@ -225,6 +277,7 @@ def main():
         wait(desktop, lambda d: "ArtistV2" in text(d, "m-changed"), "the changed result")
         check("version 1 → 2" in text(desktop, "m-changed"), "what changed is said", text(desktop, "m-changed"))
         check(summary(desktop).get("destination") == "ArtistV2", "the URL is resolved again")
+        refusal_at_once(desktop)
 
         # Hostile manifest data is shown as text; nothing in it runs.
         os.replace(XSS, MANIFEST)
@@ -251,6 +304,7 @@ def main():
         check(not errors, "nothing the page itself does breaks its policy", str(errors))
 
         large_table(desktop)
+        fallback_polling()
     finally:
         desktop.quit()
 

@@ -64,7 +64,7 @@ struct ExplorerPageTests {
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         // Every check the script makes, each reported as it passes.
         let passed = run.stdout.split(separator: "\n").filter { $0.hasPrefix("ok ") }
-        #expect(passed.count >= 30, "\(run.stdout)")
+        #expect(passed.count >= 36, "\(run.stdout)")
         for name in ["explorer-resolve.png", "explorer-table.png", "explorer-batch.png", "explorer-phone.png"] {
             #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent(name).path), "\(name)")
         }

@@ -346,6 +346,8 @@ async function refreshManifest() {
   return true;
 }
 
+// Reads what /readyz says of the manifest in service; when the manifest changed, loads
+// it and the table again and resolves the link shown again.
 async function poll() {
   try {
     const { body } = await api("/readyz", { cache: "no-store" });
@@ -372,6 +374,48 @@ async function poll() {
   }
 }
 
+// Follows /v1/events: each `manifest` event is a reload to show, each `reload-failed`
+// a refusal shown at once. Where the stream fails (no EventSource, a proxy that refuses
+// it, errors before it ever opened or three in a row), the page polls /readyz instead.
+function followUpdates() {
+  if (typeof window.EventSource !== "function") return pollUpdates("this browser has no EventSource");
+  const source = new EventSource("/v1/events");
+  let opened = false, errors = 0;
+  source.addEventListener("open", () => {
+    opened = true;
+    errors = 0;
+    updatesMode("stream", "live (event stream)");
+  });
+  source.addEventListener("manifest", () => { poll(); });
+  source.addEventListener("reload-failed", (event) => {
+    let data = {};
+    try { data = JSON.parse(event.data); } catch (e) { data = { error: event.data }; }
+    $("m-error").textContent = "last reload failed (" + (data.at || "now") + "): " + data.error;
+    show($("m-error"), true);
+    poll();
+  });
+  source.addEventListener("error", () => {
+    errors += 1;
+    if (!opened || errors >= 3 || source.readyState === EventSource.CLOSED) {
+      source.close();
+      pollUpdates("the event stream failed");
+    } else {
+      updatesMode("reconnecting", "reconnecting to the event stream…");
+    }
+  });
+}
+
+function pollUpdates(why) {
+  updatesMode("poll", "polling every " + POLL_MS / 1000 + " s (" + why + ")");
+  poll();
+  setInterval(poll, POLL_MS);
+}
+
+function updatesMode(mode, text) {
+  document.body.dataset.updates = mode;
+  $("m-updates").textContent = text;
+}
+
 function noteChange(note, before, after) {
   const a = summary(before), b = summary(after);
   showChange(note + (a === b ? "; the result is the same" : "; result: " + a + "  ⇒  " + b));
@@ -396,5 +440,5 @@ document.addEventListener("DOMContentLoaded", async () => {
   await loadRoutes().catch((e) => { $("table-count").textContent = "error: " + e.message; });
   applyHash();
   document.body.dataset.ready = "1";
-  setInterval(poll, POLL_MS);
+  followUpdates();
 });
