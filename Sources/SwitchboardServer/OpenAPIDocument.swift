@@ -53,23 +53,29 @@ enum OpenAPIDocument {
       "get": {
         "operationId": "manifest",
         "summary": "The manifest as clients consume it (canonical JSON, or the echo format)",
+        "description": "With If-None-Match naming the manifest in service and Prefer: wait=N (RFC 7240, N seconds from 1 to 300, more read as 300), the request is held until another manifest is in service (200 with it) or N seconds and a random extra of up to N/16 pass (304); both answers carry Preference-Applied and close the connection. A stale ETag gets the current manifest at once.",
         "parameters": [
           { "name": "format", "in": "query", "schema": { "type": "string", "enum": ["canonical", "echo"] } },
           { "name": "If-None-Match", "in": "header", "schema": { "type": "string" } },
-          { "name": "If-Modified-Since", "in": "header", "schema": { "type": "string" } }
+          { "name": "If-Modified-Since", "in": "header", "schema": { "type": "string" } },
+          { "name": "Prefer", "in": "header", "description": "wait=N: hold a matching conditional request up to N seconds", "schema": { "type": "string" } }
         ],
         "responses": {
           "200": {
-            "description": "The manifest",
+            "description": "The manifest (after a held request: a new one)",
             "headers": {
               "ETag": { "schema": { "type": "string", "pattern": "^\"sha256-[0-9a-f]{64}\"$" } },
               "X-Manifest-Version": { "schema": { "type": "string" } },
               "Cache-Control": { "schema": { "type": "string" } },
-              "Vary": { "schema": { "type": "string" } }
+              "Vary": { "schema": { "type": "string" } },
+              "Preference-Applied": { "description": "wait=N when the request was held", "schema": { "type": "string", "pattern": "^wait=[0-9]+$" } }
             },
             "content": { "application/json": { "schema": { "type": "object" } } }
           },
-          "304": { "description": "The client's copy is current" },
+          "304": {
+            "description": "The client's copy is current (after a held request: still current after the wait)",
+            "headers": { "Preference-Applied": { "schema": { "type": "string", "pattern": "^wait=[0-9]+$" } } }
+          },
           "400": { "$ref": "#/components/responses/Problem" }
         }
       }
@@ -132,6 +138,25 @@ enum OpenAPIDocument {
           "200": { "description": "The file", "content": { "text/css": { "schema": { "type": "string" } }, "text/javascript": { "schema": { "type": "string" } } } },
           "304": { "description": "Not modified" },
           "404": { "$ref": "#/components/responses/Problem" }
+        }
+      }
+    },
+    "/v1/events": {
+      "get": {
+        "operationId": "events",
+        "summary": "Server-Sent Events: a manifest event on connect and on every new manifest, reload-failed when a file is refused, a comment every 15 s",
+        "parameters": [
+          { "name": "Last-Event-ID", "in": "header", "description": "The ETag last seen: when it names the manifest in service, no first event", "schema": { "type": "string" } }
+        ],
+        "responses": {
+          "200": {
+            "description": "An endless text/event-stream: `retry: <ms>`, then events `manifest` (id: the ETag; data: {version, etag, updatedAt, loadedAt, routes}) and `reload-failed` (data: {error, at})",
+            "headers": {
+              "Cache-Control": { "schema": { "const": "no-cache" } },
+              "X-Accel-Buffering": { "schema": { "const": "no" } }
+            },
+            "content": { "text/event-stream": { "schema": { "type": "string" } } }
+          }
         }
       }
     },
