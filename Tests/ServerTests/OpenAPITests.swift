@@ -16,12 +16,16 @@ struct OpenAPITests {
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: Any])
         #expect(Set(paths.keys) == ["/v1/resolve", "/v1/manifest", "/healthz", "/readyz", "/metrics", "/openapi.json",
-                                    "/v1/routes", "/v1/validate", "/", "/ui/{file}"])
-        for path in paths.keys where !["/v1/resolve", "/v1/validate"].contains(path) {
+                                    "/v1/routes", "/v1/validate", "/v1/events", "/", "/ui/{file}"])
+        for path in paths.keys where !["/v1/resolve", "/v1/validate", "/v1/events"].contains(path) {
             let target = path.replacingOccurrences(of: "{file}", with: "explorer.js")
             #expect(try RawHTTP.get(target, port: live.port).status == 200, "\(path)")
         }
         #expect(try RawHTTP.request("POST", "/v1/validate", body: Array("/a\n".utf8), port: live.port).status == 200)
+        // The stream never ends: its head and first event are what can be checked here.
+        let stream = try EventStreamReader(port: live.port)
+        #expect(stream.events(2).last?.event == "manifest")
+        #expect(stream.head?.status == 200)
         // Validated by the reference validator (PyPI's openapi-spec-validator).
         let file = live.folder.url.appendingPathComponent("openapi.json")
         try Data(r.body).write(to: file)
