@@ -28,8 +28,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
 int main(int argc, char **argv) {
     unsigned short port = argc > 1 ? (unsigned short)atoi(argv[1]) : 18383;
     struct MHD_Daemon *daemon = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC, port, NULL, NULL, handle, NULL,
-        MHD_OPTION_THREAD_POOL_SIZE, 1, MHD_OPTION_CONNECTION_LIMIT, 4096, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256,
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME, port, NULL, NULL, handle, NULL,
+        MHD_OPTION_THREAD_POOL_SIZE, 1, MHD_OPTION_CONNECTION_LIMIT, 65536, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256,
         MHD_OPTION_CONNECTION_TIMEOUT, 15, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 << 10),
         MHD_OPTION_STRICT_FOR_CLIENT, 1, MHD_OPTION_END);
     if (daemon == NULL) return 1;
