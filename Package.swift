@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "switchboard", targets: ["switchboard"]),
         .library(name: "Switchboard", targets: ["Switchboard"]),
         .library(name: "RouteMatching", targets: ["RouteMatching"]),
+        .library(name: "SwitchboardClient", targets: ["SwitchboardClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,6 +35,9 @@ let package = Package(
                 .embedInCode("Explorer/index.html"), .embedInCode("Explorer/explorer.css"), .embedInCode("Explorer/explorer.js"),
             ]
         ),
+        // For apps and backends: the manifest kept current from the server (blocking polls,
+        // backoff, an atomic cache, a bundled copy) and resolution offline with the same engine.
+        .target(name: "SwitchboardClient", dependencies: ["Switchboard", .product(name: "Logging", package: "swift-log")]),
         // The command line: argument parsing and printing only.
         .executableTarget(
             name: "switchboard",
@@ -53,6 +57,10 @@ let package = Package(
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard"], exclude: ["Peers"]),
         .testTarget(name: "CLITests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD", "TestSupport"]),
+        // The client against the real server; a child process for the kill-while-persisting test.
+        .testTarget(name: "ClientTests", dependencies: ["SwitchboardClient", "SwitchboardServer", "Switchboard", "MicroHTTPD", "TestSupport",
+                                                  .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(name: "client-cache-writer", dependencies: ["SwitchboardClient"], path: "Tests/ClientCacheWriter"),
     ],
     swiftLanguageModes: [.v6]
 )

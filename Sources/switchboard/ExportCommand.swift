@@ -6,8 +6,8 @@ import Switchboard
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Generate universal-link and app-link files from the manifest.",
-        subcommands: [AASACommand.self, AppLinksCommand.self]
+        abstract: "Generate universal-link and app-link files, or conformance vectors for clients, from the manifest.",
+        subcommands: [AASACommand.self, AppLinksCommand.self, ConformanceCommand.self]
     )
 }
 
@@ -82,5 +82,37 @@ struct AppLinksCommand: ParsableCommand {
     func run() throws {
         let compiled = try manifest.load()
         print(AndroidAppLinks.xml(compiled, package: package, source: manifest.config), terminator: "")
+    }
+}
+
+struct ConformanceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conformance",
+        abstract: "Write conformance vectors: the manifest and every case a client that resolves offline must answer as the server does.",
+        discussion: """
+            One JSON document: the contract version, the manifest, and cases of {url, context, expect} with the full \
+            result JSON of GET /v1/resolve (every expansion of every route with fitting and failing values, hosts, \
+            schemes, the contexts that change a result, hostile URLs). The README describes the format.
+            """
+    )
+
+    @OptionGroup var manifest: ManifestOptions
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the document to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func run() throws {
+        let compiled = try manifest.load()
+        let document = ConformanceVectors.document(for: compiled, generator: "switchboard export conformance --config \(manifest.config)")
+        guard let output else {
+            FileHandle.standardOutput.write(Data(document))
+            return
+        }
+        do {
+            try Data(document).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            printError("switchboard: cannot write \(output): \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
     }
 }

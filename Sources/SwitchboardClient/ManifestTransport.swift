@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How the client reaches the server: one GET, answered with status, headers and the
+/// whole body. ``URLSessionTransport`` is the default; an app or backend brings its own
+/// (its HTTP stack, a proxy, an authenticated session) by conforming to this.
+///
+/// A transport must honour task cancellation promptly: ``SwitchboardClient/stop()`` and
+/// the client's own timeouts cancel the task that awaits ``get(_:)``, and a blocking
+/// poll is held by the server for up to `wait` seconds.
+public protocol SwitchboardTransport: Sendable {
+    func get(_ request: TransportRequest) async throws -> TransportResponse
+}
+
+/// A GET to send.
+public struct TransportRequest: Sendable, Equatable {
+    public var url: String
+    public var headers: [String: String]
+    /// The longest the whole exchange may take (the client also enforces it).
+    public var timeout: Duration
+
+    public init(url: String, headers: [String: String], timeout: Duration) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+    }
+}
+
+/// What the server answered; header names are looked up case-insensitively, the body is
+/// decoded (no `Content-Encoding` left on it).
+public struct TransportResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.body = body
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, b in a + ", " + b })
+    }
+
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// The default transport: URLSession (FoundationNetworking on Linux, libcurl beneath),
+/// an ephemeral session so that no HTTP cache of its own answers for the server, gzip
+/// asked for and decoded by the session.
+public struct URLSessionTransport: SwitchboardTransport {
+    private let session: URLSession
+
+    public init(session: URLSession = URLSession(configuration: .ephemeral)) {
+        self.session = session
+    }
+
+    public func get(_ request: TransportRequest) async throws -> TransportResponse {
+        guard let url = URL(string: request.url) else { throw URLError(.badURL) }
+        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData)
+        urlRequest.timeoutInterval = Double(request.timeout.components.seconds) + 1
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await session.data(for: urlRequest)
+        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return TransportResponse(status: http.statusCode, headers: headers, body: [UInt8](data))
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import Logging
+import MicroHTTPD
+import Switchboard
+import SwitchboardClient
+import SwitchboardServer
+import Testing
+import TestSupport
+
+/// SwitchboardClient against the real server over real sockets (SPEC §6, client).
+@Suite(.serialized)
+struct ClientTests {
+    /// Quick retries so that a failure and its recovery take well under a second.
+    static let quick = UpdatePolicy(wait: 1, minimumInterval: .milliseconds(200), initialBackoff: .milliseconds(50),
+                                    maximumBackoff: .milliseconds(200), requestTimeout: .milliseconds(700))
+
+    static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// A configuration that logs nothing (the updates are what the tests read).
+    static func configuration(server: String, cacheFile: String? = nil, bundled: [UInt8]? = nil,
+                              policy: UpdatePolicy = UpdatePolicy()) -> SwitchboardClient.Configuration {
+        .init(server: server, cacheFile: cacheFile, bundled: bundled, policy: policy, logger: quiet)
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-client-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func follow(_ client: SwitchboardClient) -> UpdateLog {
+        let summaries = client.updates().map { update -> ClientUpdateSummary in
+            switch update {
+            case .adopted(let m): return ClientUpdateSummary(version: m.version, source: m.source.rawValue, at: .now)
+            case .failed(let f): return ClientUpdateSummary(failure: f.kind.rawValue, at: .now)
+            }
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: ClientUpdateSummary.self)
+        Task {
+            for await s in summaries { continuation.yield(s) }
+            continuation.finish()
+        }
+        return UpdateLog(stream)
+    }
+
+    static func destination(_ client: SwitchboardClient, _ url: String = "/artwork/soup") -> String? {
+        client.resolve(url)?.result.destination
+    }
+
+    /// A port nothing listens on (one the kernel just handed out and took back).
+    static func closedPort() throws -> Int {
+        let daemon = try HTTPDaemon(configuration: .init(port: 0), handler: Nobody())
+        let port = daemon.port
+        daemon.stop(gracePeriod: .zero)
+        return port
+    }
+
+    struct Nobody: HTTPHandler {
+        func handle(_ request: HTTPRequest) -> HTTPResponse { HTTPResponse(status: 404) }
+    }
+
+    @Test func aFirstStartWithNoCacheAndTheServerDownUsesTheBundleThenTheServer() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = try Self.closedPort()
+        let cacheFile = folder.appendingPathComponent("routes.cache").path
+        let client = SwitchboardClient(configuration: Self.configuration(server: "http://127.0.0.1:\(port)", cacheFile: cacheFile,
+                                                           bundled: Array(Manifests.small(version: 1, destination: "Bundled").utf8),
+                                                           policy: Self.quick))
+        // Usable before any request: the bundled copy.
+        #expect(client.current?.source == .bundle)
+        #expect(Self.destination(client) == "Bundled")
+        let log = Self.follow(client)
+        client.start()
+        #expect(log.first { $0.failure == "unreachable" } != nil)
+        #expect(Self.destination(client) == "Bundled")
+        #expect(!FileManager.default.fileExists(atPath: cacheFile))
+
+        // The server comes up on that port: the client takes its manifest and keeps it.
+        let manifest = try ManifestFolder(Manifests.small(version: 2, destination: "FromServer"))
+        let server = try SwitchboardServer(configuration: .init(manifestPath: manifest.manifest.path, port: port, watch: false))
+        defer { server.stop(gracePeriod: .zero) }
+        let adopted = log.first { $0.version == 2 }
+        #expect(adopted?.source == "server")
+        #expect(Self.destination(client) == "FromServer")
+        #expect(try ManifestCache(path: cacheFile).read().etag == server.etag)
+        await client.stop()
+
+        // The next start begins from the cache, offline.
+        let again = SwitchboardClient(configuration: Self.configuration(server: "http://127.0.0.1:\(try Self.closedPort())", cacheFile: cacheFile,
+                                                          bundled: Array(Manifests.small(version: 1).utf8)))
+        #expect(again.current?.source == .cache)
+        #expect(again.current?.etag == server.etag)
+        #expect(again.bootstrapProblems.isEmpty)
+    }
+
+    @Test func anEditReachesTheClientThroughABlockingPoll() async throws {
+        let server = try FaultyServer(Manifests.small(version: 1))
+        let client = SwitchboardClient(configuration: Self.configuration(server: server.url, policy: UpdatePolicy(wait: 30)))
+        let log = Self.follow(client)
+        client.start()
+        #expect(log.first { $0.version == 1 } != nil)
+        // Held on the server, not polling: one request in flight, parked.
+        #expect(eventually { server.heldPolls == 1 })
+        let requestsBefore = server.arrivals.count
+        let renamed = ContinuousClock.now
+        try server.folder.replace(Manifests.small(version: 2, destination: "Edited"))
+        let adopted = try #require(log.first { $0.version == 2 })
+        // A blocking poll answers at once; polling at max-age would take 60 s.
+        #expect(adopted.at - renamed < .seconds(2), "announced \(adopted.at - renamed) after the rename")
+        #expect(Self.destination(client) == "Edited")
+        #expect(server.arrivals.count == requestsBefore + 1 || server.arrivals.count == requestsBefore + 2)
+        await client.stop()
+    }
+
+    @Test func stopEndsAHeldRequestAtOnce() async throws {
+        let server = try FaultyServer(Manifests.small(version: 1))
+        let client = SwitchboardClient(configuration: Self.configuration(server: server.url, policy: UpdatePolicy(wait: 120)))
+        client.start()
+        #expect(eventually { server.heldPolls == 1 })
+        let started = ContinuousClock.now
+        await client.stop()
+        #expect(ContinuousClock.now - started < .seconds(1))
+        // The server sees the client go: its held poll is gone well before 120 s.
+        #expect(eventually { server.heldPolls == 0 })
+        // Resolving goes on with the manifest it had.
+        #expect(Self.destination(client) == "Artwork")
+    }
+
+    @Test(arguments: [
+        (FaultyServer.Fault.status(500, retryAfter: nil), "status"),
+        (.truncated, "unreachable"),
+        (.invalidManifest, "invalidManifest"),
+        (.wrongContentType, "contentType"),
+        (.stall, "timeout"),
+    ])
+    func aFailingServerLeavesTheLastGoodManifestInUseUntilItRecovers(fault: FaultyServer.Fault, kind: String) async throws {
+        let server = try FaultyServer(Manifests.small(version: 1, destination: "Good"))
+        let client = SwitchboardClient(configuration: Self.configuration(server: server.url, policy: Self.quick))
+        let log = Self.follow(client)
+        client.start()
+        #expect(log.first { $0.version == 1 } != nil)
+        // Once the poll held at the time has timed out, every answer is the fault; then the
+        // server moves on to version 2, which the client cannot get through it.
+        server.fault = fault
+        #expect(eventually(within: 10) { server.faultsAnswered >= 1 })
+        try server.replace(Manifests.small(version: 2, destination: "Better"))
+        // Reported, more than once, and never used.
+        let failure = log.first { $0.failure != nil }
+        #expect(failure?.failure == kind)
+        #expect(eventually(within: 10) { server.faultsAnswered >= 3 })
+        #expect(Self.destination(client) == "Good")
+        #expect(client.current?.version == 1)
+        #expect(!log.all.contains { $0.version == 99 || $0.version == 2 })
+        // The server recovers: so does the client, within a retry or two.
+        server.fault = .none
+        #expect(log.first { $0.version == 2 } != nil)
+        #expect(Self.destination(client) == "Better")
+        await client.stop()
+    }
+
+    @Test func retryAfterOn503IsHonoured() async throws {
+        let server = try FaultyServer(Manifests.small(version: 1))
+        let client = SwitchboardClient(configuration: Self.configuration(server: server.url, policy: Self.quick))
+        let log = Self.follow(client)
+        client.start()
+        #expect(log.first { $0.version == 1 } != nil)
+        server.fault = .status(503, retryAfter: "2")
+        #expect(eventually(within: 10) { server.faultsAnswered >= 2 })
+        server.fault = .none
+        // The backoff alone would retry within 200 ms; Retry-After: 2 asks for 2 s.
+        let arrivals = server.arrivals
+        let gaps = zip(arrivals.dropFirst(), arrivals).map { $0 - $1 }
+        #expect(gaps.last.map { $0 >= .milliseconds(1900) } == true, "gaps \(gaps)")
+        #expect(log.all.contains { $0.failure == "status" })
+        await client.stop()
+    }
+
+    @Test func aCorruptCacheIsIgnoredWithAWarningAndTheBundleUsed() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = ManifestCache(path: folder.appendingPathComponent("routes.cache").path)
+        let body = Array(Manifests.small(version: 5, destination: "Cached").utf8)
+        try cache.write(.init(body: body, etag: "\"x\""))
+        #expect(try cache.read().body == body)
+        // One byte changed in the manifest: the digest no longer matches.
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: cache.path)))
+        let at = bytes.lastIndex(of: UInt8(ascii: "C"))!
+        bytes[at] = UInt8(ascii: "K")
+        try Data(bytes).write(to: URL(fileURLWithPath: cache.path))
+        let client = SwitchboardClient(configuration: Self.configuration(server: "http://127.0.0.1:1", cacheFile: cache.path,
+                                                           bundled: Array(Manifests.small(version: 1, destination: "Bundled").utf8)))
+        #expect(client.current?.source == .bundle)
+        #expect(Self.destination(client) == "Bundled")
+        #expect(client.bootstrapProblems.map(\.kind) == [.bootstrap])
+        #expect(client.bootstrapProblems.first?.message.contains("damaged") == true)
+        // Garbage, and a file cut short, likewise.
+        for damaged in [Data("not a cache".utf8), Data(bytes.prefix(bytes.count - 10))] {
+            try damaged.write(to: URL(fileURLWithPath: cache.path))
+            let c = SwitchboardClient(configuration: Self.configuration(server: "http://127.0.0.1:1", cacheFile: cache.path,
+                                                          bundled: Array(Manifests.small(version: 1).utf8)))
+            #expect(c.current?.source == .bundle)
+            #expect(c.bootstrapProblems.count == 1)
+        }
+    }
+
+    @Test func aProcessKilledWhilePersistingAlwaysRestartsFromAValidFile() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Two large manifests of the same size, so that a write takes long enough to be
+        // killed in and the file holds each half of the time.
+        let a = folder.appendingPathComponent("a.json"), b = folder.appendingPathComponent("b.json")
+        for (version, file) in [(1, a), (2, b)] {
+            let routes = (0..<5_000).map { #"{"name": "r\#($0)", "pattern": "/r\#($0)/:id", "destination": "D\#(version)"}"# }
+            try Data(#"{"version": \#(version), "routes": [\#(routes.joined(separator: ","))]}"#.utf8).write(to: file)
+        }
+        let bodies = try [Data(contentsOf: a), Data(contentsOf: b)].map { [UInt8]($0) }
+        let cacheFile = folder.appendingPathComponent("routes.cache").path
+        let writer = Subprocess.packageRoot.appendingPathComponent(".build/debug/client-cache-writer")
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("client-cache-writer")
+        let tool = FileManager.default.isExecutableFile(atPath: executable.path) ? executable : writer
+        var seen = Set<Int>()
+        for round in 0..<40 {
+            let process = Process()
+            process.executableURL = tool
+            process.arguments = [cacheFile, a.path, b.path]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            // Killed after its first complete write, at a random point of a later one.
+            _ = out.fileHandleForReading.availableData
+            usleep(UInt32.random(in: 0...150_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let entry = try ManifestCache(path: cacheFile).read()
+            let which = try #require(bodies.firstIndex(of: entry.body), "round \(round): the cache holds neither manifest")
+            seen.insert(which)
+            #expect(entry.etag == "\"\([a, b][which].path)\"")
+            // A client starts from it, and clears what the killed write left behind.
+            let client = SwitchboardClient(configuration: Self.configuration(server: "http://127.0.0.1:1", cacheFile: cacheFile))
+            #expect(client.current?.source == .cache)
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
+            #expect(leftovers.isEmpty)
+        }
+        #expect(seen.count == 2)
+    }
+}
