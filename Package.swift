@@ -49,7 +49,10 @@ let package = Package(
             ]
         ),
         // `swift run -c release switchboard-bench`: resolution and load benchmark.
-        .executableTarget(name: "switchboard-bench", dependencies: ["Switchboard"]),
+        // `--client`: the client against a server in the same process.
+        .executableTarget(name: "switchboard-bench", dependencies: [
+            "Switchboard", "SwitchboardServer", "SwitchboardClient", .product(name: "Logging", package: "swift-log"),
+        ]),
         // Shared by the test targets: running the built CLI and reference tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RouteMatchingTests", dependencies: ["RouteMatching", "TestSupport"]),
@@ -59,7 +62,8 @@ let package = Package(
         .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD", "TestSupport"]),
         // The client against the real server; a child process for the kill-while-persisting test.
         .testTarget(name: "ClientTests", dependencies: ["SwitchboardClient", "SwitchboardServer", "Switchboard", "MicroHTTPD", "TestSupport",
-                                                  .product(name: "Logging", package: "swift-log")]),
+                                                  .product(name: "Logging", package: "swift-log")],
+                    exclude: ["Fixtures"]),
         .executableTarget(name: "client-cache-writer", dependencies: ["SwitchboardClient"], path: "Tests/ClientCacheWriter"),
     ],
     swiftLanguageModes: [.v6]

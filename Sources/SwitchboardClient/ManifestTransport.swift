@@ -1,7 +1,9 @@
+import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 
 /// How the client reaches the server: one GET, answered with status, headers and the
 /// whole body. ``URLSessionTransport`` is the default; an app or backend brings its own
@@ -59,12 +61,49 @@ public struct URLSessionTransport: SwitchboardTransport {
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData)
         urlRequest.timeoutInterval = Double(request.timeout.components.seconds) + 1
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await session.data(for: urlRequest)
-        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name] = value }
+        // The completion-handler API, cancelled from another queue: on Linux, URLSession's
+        // async `data(for:)` cancels the transfer synchronously while Swift holds the task's
+        // status lock, and deadlocks when the transfer completes at that moment (seen in
+        // this project's tests: a held poll ending as the client stopped).
+        let pending = PendingTransfer()
+        let session = self.session
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
+                let task = session.dataTask(with: urlRequest) { data, response, error in
+                    if let error { return continuation.resume(throwing: error) }
+                    guard let http = response as? HTTPURLResponse else { return continuation.resume(throwing: URLError(.badServerResponse)) }
+                    var headers: [String: String] = [:]
+                    for (name, value) in http.allHeaderFields {
+                        if let name = name as? String, let value = value as? String { headers[name] = value }
+                    }
+                    continuation.resume(returning: TransportResponse(status: http.statusCode, headers: headers, body: [UInt8](data ?? Data())))
+                }
+                pending.start(task)
+            }
+        } onCancel: {
+            DispatchQueue.global().async { pending.cancel() }
         }
-        return TransportResponse(status: http.statusCode, headers: headers, body: [UInt8](data))
+    }
+}
+
+/// A data task and whether it was cancelled, whichever comes first.
+private final class PendingTransfer: Sendable {
+    private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = state.withLock { s in
+            s.task = task
+            return s.cancelled
+        }
+        task.resume()
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = state.withLock { s in
+            s.cancelled = true
+            return s.task
+        }
+        task?.cancel()
     }
 }

@@ -9,6 +9,17 @@
 import Foundation
 import Switchboard
 
+if let i = CommandLine.arguments.firstIndex(of: "--client-idle"), i + 3 < CommandLine.arguments.count {
+    await clientIdle(url: CommandLine.arguments[i + 1], seconds: Int(CommandLine.arguments[i + 2]) ?? 30,
+                     wait: Int(CommandLine.arguments[i + 3]) ?? 50,
+                     bundled: i + 4 < CommandLine.arguments.count ? CommandLine.arguments[i + 4] : nil)
+    exit(0)
+}
+if CommandLine.arguments.contains("--client") {
+    try await clientBench(renames: CommandLine.arguments.contains("--quick") ? 10 : 50)
+    exit(0)
+}
+
 let quick = CommandLine.arguments.contains("--quick")
 /// `--routes N`: only that size (for profiling one table).
 let onlySize = CommandLine.arguments.firstIndex(of: "--routes").flatMap { i in

@@ -72,7 +72,9 @@ struct ClientTests {
         #expect(Self.destination(client) == "Bundled")
         let log = Self.follow(client)
         client.start()
-        #expect(log.first { $0.failure == "unreachable" } != nil)
+        // Refused (or, on a loaded machine, not answered in time): reported either way.
+        let failure = await log.first { $0.failure != nil }
+        #expect(failure?.failure == "unreachable" || failure?.failure == "timeout", "\(String(describing: failure))")
         #expect(Self.destination(client) == "Bundled")
         #expect(!FileManager.default.fileExists(atPath: cacheFile))
 
@@ -80,7 +82,7 @@ struct ClientTests {
         let manifest = try ManifestFolder(Manifests.small(version: 2, destination: "FromServer"))
         let server = try SwitchboardServer(configuration: .init(manifestPath: manifest.manifest.path, port: port, watch: false))
         defer { server.stop(gracePeriod: .zero) }
-        let adopted = log.first { $0.version == 2 }
+        let adopted = await log.first { $0.version == 2 }
         #expect(adopted?.source == "server")
         #expect(Self.destination(client) == "FromServer")
         #expect(try ManifestCache(path: cacheFile).read().etag == server.etag)
@@ -99,15 +101,15 @@ struct ClientTests {
         let client = SwitchboardClient(configuration: Self.configuration(server: server.url, policy: UpdatePolicy(wait: 30)))
         let log = Self.follow(client)
         client.start()
-        #expect(log.first { $0.version == 1 } != nil)
+        #expect(await log.first { $0.version == 1 } != nil)
         // Held on the server, not polling: one request in flight, parked.
-        #expect(eventually { server.heldPolls == 1 })
+        #expect(await waitUntil { server.heldPolls == 1 })
         let requestsBefore = server.arrivals.count
         let renamed = ContinuousClock.now
         try server.folder.replace(Manifests.small(version: 2, destination: "Edited"))
-        let adopted = try #require(log.first { $0.version == 2 })
+        let adopted = try #require(await log.first { $0.version == 2 })
         // A blocking poll answers at once; polling at max-age would take 60 s.
-        #expect(adopted.at - renamed < .seconds(2), "announced \(adopted.at - renamed) after the rename")
+        #expect(adopted.at - renamed < .seconds(5), "announced \(adopted.at - renamed) after the rename")
         #expect(Self.destination(client) == "Edited")
         #expect(server.arrivals.count == requestsBefore + 1 || server.arrivals.count == requestsBefore + 2)
         await client.stop()
@@ -117,12 +119,12 @@ struct ClientTests {
         let server = try FaultyServer(Manifests.small(version: 1))
         let client = SwitchboardClient(configuration: Self.configuration(server: server.url, policy: UpdatePolicy(wait: 120)))
         client.start()
-        #expect(eventually { server.heldPolls == 1 })
+        #expect(await waitUntil { server.heldPolls == 1 })
         let started = ContinuousClock.now
         await client.stop()
         #expect(ContinuousClock.now - started < .seconds(1))
         // The server sees the client go: its held poll is gone well before 120 s.
-        #expect(eventually { server.heldPolls == 0 })
+        #expect(await waitUntil { server.heldPolls == 0 })
         // Resolving goes on with the manifest it had.
         #expect(Self.destination(client) == "Artwork")
     }
@@ -139,22 +141,22 @@ struct ClientTests {
         let client = SwitchboardClient(configuration: Self.configuration(server: server.url, policy: Self.quick))
         let log = Self.follow(client)
         client.start()
-        #expect(log.first { $0.version == 1 } != nil)
+        #expect(await log.first { $0.version == 1 } != nil)
         // Once the poll held at the time has timed out, every answer is the fault; then the
         // server moves on to version 2, which the client cannot get through it.
         server.fault = fault
-        #expect(eventually(within: 10) { server.faultsAnswered >= 1 })
-        try server.replace(Manifests.small(version: 2, destination: "Better"))
+        #expect(await waitUntil { server.faultsAnswered >= 1 })
+        try await server.replace(Manifests.small(version: 2, destination: "Better"))
         // Reported, more than once, and never used.
-        let failure = log.first { $0.failure != nil }
+        let failure = await log.first { $0.failure != nil }
         #expect(failure?.failure == kind)
-        #expect(eventually(within: 10) { server.faultsAnswered >= 3 })
+        #expect(await waitUntil { server.faultsAnswered >= 3 })
         #expect(Self.destination(client) == "Good")
         #expect(client.current?.version == 1)
         #expect(!log.all.contains { $0.version == 99 || $0.version == 2 })
         // The server recovers: so does the client, within a retry or two.
         server.fault = .none
-        #expect(log.first { $0.version == 2 } != nil)
+        #expect(await log.first { $0.version == 2 } != nil)
         #expect(Self.destination(client) == "Better")
         await client.stop()
     }
@@ -164,9 +166,9 @@ struct ClientTests {
         let client = SwitchboardClient(configuration: Self.configuration(server: server.url, policy: Self.quick))
         let log = Self.follow(client)
         client.start()
-        #expect(log.first { $0.version == 1 } != nil)
+        #expect(await log.first { $0.version == 1 } != nil)
         server.fault = .status(503, retryAfter: "2")
-        #expect(eventually(within: 10) { server.faultsAnswered >= 2 })
+        #expect(await waitUntil { server.faultsAnswered >= 2 })
         server.fault = .none
         // The backoff alone would retry within 200 ms; Retry-After: 2 asks for 2 s.
         let arrivals = server.arrivals
@@ -204,7 +206,7 @@ struct ClientTests {
         }
     }
 
-    @Test func aProcessKilledWhilePersistingAlwaysRestartsFromAValidFile() throws {
+    @Test func aProcessKilledWhilePersistingAlwaysRestartsFromAValidFile() async throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Two large manifests of the same size, so that a write takes long enough to be
@@ -230,7 +232,7 @@ struct ClientTests {
             try process.run()
             // Killed after its first complete write, at a random point of a later one.
             _ = out.fileHandleForReading.availableData
-            usleep(UInt32.random(in: 0...150_000))
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...150_000)))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let entry = try ManifestCache(path: cacheFile).read()

@@ -54,10 +54,10 @@ final class FaultyServer: Sendable {
     var heldPolls: Int { server.store.live.figures.heldPolls }
 
     /// Replaces the manifest (atomic rename) and waits until the server has it.
-    func replace(_ manifest: String) throws {
+    func replace(_ manifest: String) async throws {
         let before = server.etag
         try folder.replace(manifest)
-        guard eventually({ server.etag != before }) else { throw CocoaError(.fileReadUnknown) }
+        guard await waitUntil({ server.etag != before }) else { throw CocoaError(.fileReadUnknown) }
     }
 }
 
@@ -123,9 +123,9 @@ final class UpdateLog: Sendable {
     var all: [ClientUpdateSummary] { entries.withLock { $0 } }
 
     /// Waits until an entry satisfies `condition`; returns it.
-    func first(within seconds: Double = 10, where condition: (ClientUpdateSummary) -> Bool) -> ClientUpdateSummary? {
+    func first(within seconds: Double = 60, where condition: (ClientUpdateSummary) -> Bool) async -> ClientUpdateSummary? {
         var found: ClientUpdateSummary?
-        _ = eventually(within: seconds) {
+        _ = await waitUntil(within: seconds) {
             found = all.first(where: condition)
             return found != nil
         }
@@ -139,4 +139,17 @@ struct ClientUpdateSummary: Sendable, Equatable {
     var source: String?
     var failure: String?
     var at: ContinuousClock.Instant
+}
+
+/// Polls `condition` until it holds or `seconds` pass, sleeping between tries: a test that
+/// blocked its thread instead would starve the client's tasks of Swift concurrency's
+/// small pool (two threads on two cores, shared with every suite running in parallel,
+/// whose synchronous tests block it for seconds at the start of a run: hence a minute).
+func waitUntil(within seconds: Double = 60, _ condition: () throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return try condition()
 }

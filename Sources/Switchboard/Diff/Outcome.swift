@@ -55,17 +55,3 @@ public struct Outcome: Sendable, Equatable, CustomStringConvertible {
         return .object(members)
     }
 }
-
-extension JSONValue {
-    /// The value with every object's members in key order.
-    func sortingKeys() -> JSONValue {
-        switch self {
-        case .object(let members):
-            return .object(members.map { .init($0.key, $0.value.sortingKeys()) }.sorted { JSONWriter.keyOrder($0.key, $1.key) })
-        case .array(let items):
-            return .array(items.map { $0.sortingKeys() })
-        default:
-            return self
-        }
-    }
-}

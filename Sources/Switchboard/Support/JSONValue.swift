@@ -71,3 +71,17 @@ extension JSONValue {
         return writer.bytes
     }
 }
+
+extension JSONValue {
+    /// The value with every object's members in key order (as canonical JSON writes them).
+    func sortingKeys() -> JSONValue {
+        switch self {
+        case .object(let members):
+            return .object(members.map { .init($0.key, $0.value.sortingKeys()) }.sorted { JSONWriter.keyOrder($0.key, $1.key) })
+        case .array(let items):
+            return .array(items.map { $0.sortingKeys() })
+        default:
+            return self
+        }
+    }
+}
