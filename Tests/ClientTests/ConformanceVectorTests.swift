@@ -122,6 +122,16 @@ struct ConformanceVectorTests {
         #expect(failures == 0, "\(failures) of \(vectors.cases.count) cases differ")
     }
 
+    @Test func anOutputThatCannotBeWrittenExits2() throws {
+        let run = try Subprocess.run(Subprocess.switchboard, ["export", "conformance", "--output", "/nonexistent/folder/vectors.json"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("cannot write /nonexistent/folder/vectors.json"))
+        // Without --output, the document goes to standard output.
+        let out = try Subprocess.run(Subprocess.switchboard, ["export", "conformance"])
+        #expect(out.status == 0)
+        #expect(out.stdout.hasPrefix("{\"format\":\"switchboard-conformance\",\"contract\":1,"))
+    }
+
     /// Every byte but the unreserved ones percent-encoded.
     static func queryEncoded(_ text: String) -> String {
         var out = ""
