@@ -17,5 +17,6 @@ var written = 0
 while true {
     try cache.write(entries[written % 2])
     written += 1
-    if written == 1 { FileHandle.standardOutput.write(Data("writing\n".utf8)) }
+    // A line per write done, so the test can aim its kill at any point of the next one.
+    FileHandle.standardOutput.write(Data("\(written)\n".utf8))
 }

@@ -230,9 +230,18 @@ struct ClientTests {
             let out = Pipe()
             process.standardOutput = out
             try process.run()
-            // Killed after its first complete write, at a random point of a later one.
-            _ = out.fileHandleForReading.availableData
-            try await Task.sleep(for: .microseconds(Int.random(in: 0...150_000)))
+            // Killed at a random point of a write after its first few: the time of one write
+            // is measured on the way (debug, release and ThreadSanitizer builds differ tenfold).
+            let writes = Int.random(in: 1...4)
+            var done = 0, lastLine = ContinuousClock.now, period = Duration.zero
+            while done < writes {
+                let chunk = out.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { break }
+                done += chunk.filter { $0 == UInt8(ascii: "\n") }.count
+                period = ContinuousClock.now - lastLine
+                lastLine = .now
+            }
+            try await Task.sleep(for: period * Double.random(in: 0...1))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let entry = try ManifestCache(path: cacheFile).read()
