@@ -49,45 +49,120 @@ public struct ValidationCase: Sendable, Equatable {
         public var description: String { "line \(line): \(message)" }
     }
 
-    /// Parses a cases file: one case a line, blank lines and `#` comments skipped.
+    /// Parses a cases file: one case a line, blank lines and `#` comments skipped. A URL or
+    /// a destination may be written as a JSON string (`"Featured Fairs"`), as ``line(url:context:expectation:)``
+    /// writes one that is not a plain word; a quoted `"fallback"` is a destination of that name.
     public static func parse(_ text: String) throws(SyntaxError) -> [ValidationCase] {
         var cases: [ValidationCase] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character: a file with Windows line ends splits on it as well.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             var line = Substring(rawLine)
             if line.last == "\r" { line = line.dropLast() }
-            if let hash = line.range(of: " #") { line = line[..<hash.lowerBound] }
             let trimmed = line.trimmingWhitespace
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let parts = trimmed.components(separatedBy: "->")
-            var subject = parts[0].trimmingWhitespace
-            var context: ResolveContext? = nil
-            if let open = subject.range(of: " ["), subject.hasSuffix("]") {
-                let fields = subject[open.upperBound..<subject.index(before: subject.endIndex)]
-                context = try Self.context(fields, line: index + 1)
-                subject = subject[..<open.lowerBound].trimmingWhitespace
-            }
-            let url = subject
-            guard !url.isEmpty, !url.contains(" "), !url.contains("\t") else {
-                throw SyntaxError(line: index + 1, message: "expected 'URL' or 'URL -> Destination|fallback|external|rejected' (a context may follow the URL: [platform=ios appVersion=7.1.0]), got '\(trimmed)'")
-            }
-            var expectation = Expectation.matched
-            if parts.count == 2 {
-                let target = parts[1].trimmingWhitespace
-                guard !target.isEmpty, !target.contains(" ") else {
-                    throw SyntaxError(line: index + 1, message: "expected one destination after '->', got '\(parts[1].trimmingWhitespace)'")
-                }
-                switch target {
-                case "fallback": expectation = .fallback
-                case "external": expectation = .external
-                case "rejected": expectation = .rejected
-                default: expectation = .destination(target)
-                }
-            } else if parts.count > 2 {
-                throw SyntaxError(line: index + 1, message: "more than one '->' in '\(trimmed)'")
-            }
-            cases.append(ValidationCase(line: index + 1, url: url, context: context, expectation: expectation, text: trimmed))
+            if trimmed.isEmpty || trimmed.unicodeScalars.first == "#" { continue }
+            var reader = LineReader(Substring(trimmed), line: index + 1)
+            let parsed = try reader.readCase()
+            cases.append(ValidationCase(line: index + 1, url: parsed.url, context: parsed.context, expectation: parsed.expectation,
+                                        text: String(Substring(trimmed)[..<reader.end])))
         }
         return cases
+    }
+
+    /// Reads one line of a cases file: `URL [context] -> target # comment`, each part after
+    /// the URL optional, URL and target bare or JSON strings. It reads Unicode scalars, not
+    /// characters: a combining mark after a space or a quote must not hide them.
+    private struct LineReader {
+        typealias Scalars = Substring.UnicodeScalarView
+        var rest: Scalars
+        let full: Substring
+        let line: Int
+        /// Where the case ends (before a comment and the spaces before it).
+        var end: Substring.Index
+
+        init(_ text: Substring, line: Int) {
+            rest = text.unicodeScalars
+            full = text
+            self.line = line
+            end = text.endIndex
+        }
+
+        mutating func readCase() throws(SyntaxError) -> (url: String, context: ResolveContext?, expectation: Expectation) {
+            guard let (url, _) = try token(stopAtArrow: true) else { throw usage() }
+            var context: ResolveContext? = nil
+            skipSpaces()
+            if rest.first == "[" {
+                guard let close = rest.firstIndex(of: "]") else { throw usage() }
+                context = try ValidationCase.context(Substring(rest[rest.index(after: rest.startIndex)..<close]), line: line)
+                rest = rest[rest.index(after: close)...]
+                skipSpaces()
+            }
+            var expectation = Expectation.matched
+            if Self.startsWithArrow(rest) {
+                rest = rest.dropFirst(2)
+                skipSpaces()
+                guard let (target, quoted) = try token(stopAtArrow: false), !target.isEmpty || quoted else {
+                    throw SyntaxError(line: line, message: "expected a destination after '->' (fallback, external, rejected, a name, or a JSON string such as \"Featured Fairs\")")
+                }
+                switch (quoted, target) {
+                case (false, "fallback"): expectation = .fallback
+                case (false, "external"): expectation = .external
+                case (false, "rejected"): expectation = .rejected
+                default: expectation = .destination(target)
+                }
+                skipSpaces()
+            }
+            end = rest.startIndex
+            let scalars = full.unicodeScalars
+            while end > scalars.startIndex, Self.isSpace(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
+            guard rest.isEmpty || rest.first == "#" else {
+                if Self.startsWithArrow(rest) { throw SyntaxError(line: line, message: "more than one '->' in '\(full)'") }
+                if expectation != .matched, let arrow = full.range(of: "->") {
+                    throw SyntaxError(line: line, message: "expected one destination after '->', got '\(full[arrow.upperBound...].trimmingWhitespace)'; write a destination that is not one word as a JSON string: \"Featured Fairs\"")
+                }
+                throw usage()
+            }
+            return (url, context, expectation)
+        }
+
+        /// A JSON string, or the scalars up to a space (or `->`, for a URL).
+        mutating func token(stopAtArrow: Bool) throws(SyntaxError) -> (String, quoted: Bool)? {
+            guard let first = rest.first else { return nil }
+            if first == "\"" {
+                var i = rest.index(after: rest.startIndex)
+                var escaped = false
+                while i < rest.endIndex {
+                    let c = rest[i]
+                    if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { break }
+                    i = rest.index(after: i)
+                }
+                guard i < rest.endIndex, case .string(let value)? = try? JSONParser.parse(Array(String(rest[...i]).utf8)) else {
+                    throw SyntaxError(line: line, message: "\(String(rest.prefix(40))) is not a complete JSON string")
+                }
+                rest = rest[rest.index(after: i)...]
+                return (value, true)
+            }
+            var i = rest.startIndex
+            while i < rest.endIndex, !Self.isSpace(rest[i]), !(stopAtArrow && Self.startsWithArrow(rest[i...])) {
+                i = rest.index(after: i)
+            }
+            defer { rest = rest[i...] }
+            return (String(rest[..<i]), false)
+        }
+
+        mutating func skipSpaces() {
+            while let c = rest.first, Self.isSpace(c) { rest = rest.dropFirst() }
+        }
+
+        static func isSpace(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" }
+
+        static func startsWithArrow(_ s: Scalars) -> Bool {
+            var i = s.makeIterator()
+            return i.next() == "-" && i.next() == ">"
+        }
+
+        func usage() -> SyntaxError {
+            SyntaxError(line: line, message: "expected 'URL' or 'URL -> Destination|fallback|external|rejected' (a context may follow the URL: [platform=ios appVersion=7.1.0]; a URL or destination with spaces as a JSON string), got '\(full)'")
+        }
     }
 
     /// `platform=ios idiom=tablet appVersion=7.1.0`, each at most once.
@@ -123,11 +198,40 @@ public struct ValidationCase: Sendable, Equatable {
         return fields.isEmpty ? "" : "[\(fields.joined(separator: " "))]"
     }
 
-    /// The line that states `expectation` for `url` in `context`.
+    /// The line that states `expectation` for `url` in `context`; a URL or destination that
+    /// would not read back as itself is written as a JSON string (SPEC §5).
     public static func line(url: String, context: ResolveContext = .none, expectation: Expectation) -> String {
         let ctx = text(of: context)
-        let subject = ctx.isEmpty ? url : "\(url) \(ctx)"
-        return expectation == .matched ? subject : "\(subject) -> \(expectation)"
+        let written = isPlain(url, url: true) ? url : quoted(url)
+        let subject = ctx.isEmpty ? written : "\(written) \(ctx)"
+        switch expectation {
+        case .matched: return subject
+        case .destination(let d): return "\(subject) -> \(isPlain(d, url: false) ? d : quoted(d))"
+        default: return "\(subject) -> \(expectation)"
+        }
+    }
+
+    /// Whether `text` reads back as itself unquoted: not empty, no whitespace or control
+    /// character, no `->` or `"` at all; for a URL, not starting like a comment; for a
+    /// destination, no `#` or `[` and not a keyword.
+    static func isPlain(_ text: String, url: Bool) -> Bool {
+        // Scalars, as the reader reads them: a combining mark must not hide a `>` or a `#`.
+        let scalars = Array(text.unicodeScalars)
+        guard let first = scalars.first, first != "\"", !(url && first == "#") else { return false }
+        for (i, scalar) in scalars.enumerated() {
+            if scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\"" {
+                return false
+            }
+            if scalar == "-", i + 1 < scalars.count, scalars[i + 1] == ">" { return false }
+            if !url, scalar == "#" || scalar == "[" { return false }
+        }
+        return url || !["fallback", "external", "rejected"].contains(text)
+    }
+
+    static func quoted(_ text: String) -> String {
+        var w = JSONWriter()
+        w.string(text)
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     /// Whether `result` meets the expectation.
