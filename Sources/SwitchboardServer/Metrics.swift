@@ -1,4 +1,5 @@
 import MicroHTTPD
+import Switchboard
 
 /// Request counters and the latency histogram, rendered in the Prometheus text format.
 /// One short critical section per request (a few additions).
@@ -18,12 +19,11 @@ final class Metrics: Sendable {
 
     static let methods = ["GET", "HEAD", "POST", "other"]
     static let statuses = [200, 304, 400, 404, 405, 408, 413, 414, 431, 500, 503, 0]
-    static let outcomeNames = ["matched", "fallback", "external", "rejected"]
 
     struct Counts: Sendable {
         /// `[endpoint][method][status]` flattened: no allocation per request.
         var requests = [Int](repeating: 0, count: Metrics.endpoints.count * Metrics.methods.count * Metrics.statuses.count)
-        var outcomes = [Int](repeating: 0, count: Metrics.outcomeNames.count)
+        var outcomes = OutcomeCounts.none
         var latency = [Int](repeating: 0, count: Metrics.buckets.count + 1)
         var latencySum = 0.0
         var latencyCount = 0
@@ -31,10 +31,10 @@ final class Metrics: Sendable {
 
     private let counts = Locked(Counts())
 
-    /// Counts one request; `outcomes` counts resolve results by status index
-    /// (matched, fallback, external, rejected). `seconds` nil leaves the latency histogram
-    /// alone (a held poll's answer: its wait is the client's choice, not our latency).
-    func record(endpoint: Endpoint, method: String, status: Int, seconds: Double?, outcomes: (Int, Int, Int, Int) = (0, 0, 0, 0)) {
+    /// Counts one request and the resolve results it answered. `seconds` nil leaves the
+    /// latency histogram alone (a held poll's answer: its wait is the client's choice, not
+    /// our latency).
+    func record(endpoint: Endpoint, method: String, status: Int, seconds: Double?, outcomes: OutcomeCounts = .none) {
         var bucket = Self.buckets.count
         for (i, bound) in Self.buckets.enumerated() where seconds ?? 0 <= bound {
             bucket = i
@@ -51,10 +51,7 @@ final class Metrics: Sendable {
                 c.latencySum += seconds
                 c.latencyCount += 1
             }
-            c.outcomes[0] += outcomes.0
-            c.outcomes[1] += outcomes.1
-            c.outcomes[2] += outcomes.2
-            c.outcomes[3] += outcomes.3
+            c.outcomes.add(outcomes)
         }
     }
 
@@ -77,8 +74,8 @@ final class Metrics: Sendable {
         }
         out += "# HELP switchboard_resolve_outcomes_total Resolved URLs by result status.\n"
         out += "# TYPE switchboard_resolve_outcomes_total counter\n"
-        for (i, status) in Self.outcomeNames.enumerated() {
-            out += "switchboard_resolve_outcomes_total{status=\"\(status)\"} \(c.outcomes[i])\n"
+        for status in Resolution.Status.allCases {
+            out += "switchboard_resolve_outcomes_total{status=\"\(status.rawValue)\"} \(c.outcomes[status])\n"
         }
         out += "# HELP switchboard_http_request_duration_seconds Time to handle a request, from complete request to response queued.\n"
         out += "# TYPE switchboard_http_request_duration_seconds histogram\n"
@@ -121,5 +118,38 @@ final class Metrics: Sendable {
         out += "switchboard_wakeup_seconds_sum \(live.wakeupSeconds)\n"
         out += "switchboard_wakeup_seconds_count \(woken)\n"
         return out
+    }
+}
+
+/// Resolved URLs by result status: what one request answered, and the running totals.
+struct OutcomeCounts: Sendable {
+    static let none = OutcomeCounts()
+
+    private var matched = 0, fallback = 0, external = 0, rejected = 0
+
+    /// Counts one result.
+    mutating func count(_ status: Resolution.Status) {
+        switch status {
+        case .matched: matched += 1
+        case .fallback: fallback += 1
+        case .external: external += 1
+        case .rejected: rejected += 1
+        }
+    }
+
+    mutating func add(_ other: OutcomeCounts) {
+        matched += other.matched
+        fallback += other.fallback
+        external += other.external
+        rejected += other.rejected
+    }
+
+    subscript(status: Resolution.Status) -> Int {
+        switch status {
+        case .matched: return matched
+        case .fallback: return fallback
+        case .external: return external
+        case .rejected: return rejected
+        }
     }
 }

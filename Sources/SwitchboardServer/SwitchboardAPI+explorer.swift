@@ -18,26 +18,26 @@ extension SwitchboardAPI {
 
     /// `POST /v1/validate`: a cases text in, what `switchboard validate` reports out:
     /// every case with its outcome and explanation, totals, and route coverage.
-    func validate(_ request: HTTPRequest) -> (HTTPResponse, Outcomes) {
+    func validate(_ request: HTTPRequest) -> (HTTPResponse, OutcomeCounts) {
         guard !request.body.isEmpty, let text = UTF8Validation.string(request.body[...]) else {
-            return (Problem.badRequest("the body must be a cases text in UTF-8: one `URL -> Destination` a line").response, (0, 0, 0, 0))
+            return (Problem.badRequest("the body must be a cases text in UTF-8: one `URL -> Destination` a line").response, .none)
         }
         let cases: [ValidationCase]
         do {
             cases = try ValidationCase.parse(text)
         } catch {
             return (Problem.badRequest("line \(error.line): \(error.message)", [.init("line", .integer(Int64(error.line)))]).response,
-                    (0, 0, 0, 0))
+                    .none)
         }
         guard cases.count <= Self.maxValidateCases else {
             return (Problem(status: 413, title: "Content Too Large",
-                            detail: "\(cases.count) cases; at most \(Self.maxValidateCases) in one request").response, (0, 0, 0, 0))
+                            detail: "\(cases.count) cases; at most \(Self.maxValidateCases) in one request").response, .none)
         }
         let compiled = store.current.compiled
-        var outcomes: Outcomes = (0, 0, 0, 0)
+        var outcomes = OutcomeCounts.none
         let results = cases.compactMap { c -> ResultSummary? in
             let result = compiled.resolve(c.url, context: c.context ?? .none, explain: true)
-            Self.count(result.status, into: &outcomes)
+            outcomes.count(result.status)
             return (try? JSONParser.parse(compiled.resultJSON(result))).flatMap(ResultSummary.init(json:))
         }
         let report = ValidationReport(source: "request", entries: zip(cases, results).map { .init(testCase: $0, result: $1) })

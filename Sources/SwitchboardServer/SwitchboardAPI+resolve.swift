@@ -3,31 +3,20 @@ import RouteMatching
 import Switchboard
 
 extension SwitchboardAPI {
-    typealias Outcomes = (Int, Int, Int, Int)
-
-    static func count(_ status: Resolution.Status, into o: inout Outcomes) {
-        switch status {
-        case .matched: o.0 += 1
-        case .fallback: o.1 += 1
-        case .external: o.2 += 1
-        case .rejected: o.3 += 1
-        }
-    }
-
     /// `GET /v1/resolve?url=...&platform=&idiom=&appVersion=&explain=`.
-    func resolveOne(_ request: HTTPRequest) -> (HTTPResponse, Outcomes) {
+    func resolveOne(_ request: HTTPRequest) -> (HTTPResponse, OutcomeCounts) {
         let parameters: ResolveParameters
         do {
             parameters = try Self.parameters(request.query)
         } catch {
-            return (error.response, (0, 0, 0, 0))
+            return (error.response, .none)
         }
         let compiled = store.current.compiled
         let result = parameters.near
             ? compiled.resolveExplainingNearMisses(bytes: parameters.url, context: parameters.context)
             : compiled.resolve(bytes: parameters.url, context: parameters.context, explain: parameters.explain)
-        var outcomes: Outcomes = (0, 0, 0, 0)
-        Self.count(result.status, into: &outcomes)
+        var outcomes = OutcomeCounts.none
+        outcomes.count(result.status)
         return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: compiled.resultJSON(result)), outcomes)
     }
 
@@ -115,26 +104,26 @@ extension SwitchboardAPI {
     }
 
     /// `POST /v1/resolve` with `{"urls": [...], "context": {...}, "explain": false|true|"near"}`.
-    func resolveBatch(_ request: HTTPRequest) -> (HTTPResponse, Outcomes) {
+    func resolveBatch(_ request: HTTPRequest) -> (HTTPResponse, OutcomeCounts) {
         let document: JSONValue
         do {
             document = try JSONParser.parse(request.body)
         } catch {
             return (Problem.badRequest("malformed JSON body: \(error.message) at byte \(error.offset)",
-                                       [.init("offset", .integer(Int64(error.offset)))]).response, (0, 0, 0, 0))
+                                       [.init("offset", .integer(Int64(error.offset)))]).response, .none)
         }
         guard let members = document.objectMembers else {
-            return (Self.pointerProblem("", "the body must be a JSON object: {\"urls\": [...]}"), (0, 0, 0, 0))
+            return (Self.pointerProblem("", "the body must be a JSON object: {\"urls\": [...]}"), .none)
         }
         for member in members where !["urls", "context", "explain"].contains(member.key) {
-            return (Self.pointerProblem("/\(member.key)", "unknown field; use urls, context and explain"), (0, 0, 0, 0))
+            return (Self.pointerProblem("/\(member.key)", "unknown field; use urls, context and explain"), .none)
         }
         guard let items = document["urls"]?.arrayValue else {
-            return (Self.pointerProblem("/urls", "\"urls\" is required: an array of URL strings"), (0, 0, 0, 0))
+            return (Self.pointerProblem("/urls", "\"urls\" is required: an array of URL strings"), .none)
         }
         guard items.count <= Self.maxBatchURLs else {
             return (Problem(status: 413, title: "Content Too Large",
-                            detail: "\(items.count) URLs; at most \(Self.maxBatchURLs) in one request").response, (0, 0, 0, 0))
+                            detail: "\(items.count) URLs; at most \(Self.maxBatchURLs) in one request").response, .none)
         }
         var requests: [(url: String, context: ResolveContext)] = []
         requests.reserveCapacity(items.count)
@@ -145,25 +134,25 @@ extension SwitchboardAPI {
                 requests.append(try Self.batchItem(item, "/urls/\(i)", context: context))
             }
         } catch {
-            return (error.response, (0, 0, 0, 0))
+            return (error.response, .none)
         }
         var explain = false, near = false
         switch document["explain"] {
         case nil: break
         case .bool(let b)?: explain = b
         case .string("near")?: (explain, near) = (true, true)
-        default: return (Self.pointerProblem("/explain", "expected true, false or \"near\""), (0, 0, 0, 0))
+        default: return (Self.pointerProblem("/explain", "expected true, false or \"near\""), .none)
         }
         let compiled = store.current.compiled
         var writer = JSONWriter(capacity: 64 + requests.count * 360)
         writer.raw("{\"results\":[")
-        var outcomes: Outcomes = (0, 0, 0, 0)
+        var outcomes = OutcomeCounts.none
         for (i, request) in requests.enumerated() {
             if i > 0 { writer.byte(UInt8(ascii: ",")) }
             let result = near
                 ? compiled.resolveExplainingNearMisses(bytes: Array(request.url.utf8), context: request.context)
                 : compiled.resolve(request.url, context: request.context, explain: explain)
-            Self.count(result.status, into: &outcomes)
+            outcomes.count(result.status)
             compiled.writeResult(result, into: &writer)
         }
         writer.raw("]}")

@@ -29,7 +29,7 @@ final class SwitchboardAPI: HTTPHandler {
     struct Endpoint: Sendable {
         let metric: Metrics.Endpoint
         let methods: [String]
-        let handle: @Sendable (SwitchboardAPI, HTTPRequest) -> (HTTPResponse, (Int, Int, Int, Int))
+        let handle: @Sendable (SwitchboardAPI, HTTPRequest) -> (HTTPResponse, OutcomeCounts)
     }
 
     static let endpoints: [(path: [UInt8], endpoint: Endpoint)] = [
@@ -37,29 +37,29 @@ final class SwitchboardAPI: HTTPHandler {
             request.method == "POST" ? api.resolveBatch(request) : api.resolveOne(request)
         }),
         (Array("/v1/manifest".utf8), Endpoint(metric: .manifest, methods: ["GET", "HEAD"]) { api, request in
-            (api.manifest(request), (0, 0, 0, 0))
+            (api.manifest(request), .none)
         }),
         (Array("/v1/events".utf8), Endpoint(metric: .events, methods: ["GET"]) { api, request in
-            (api.store.live.subscribe(lastEventID: request.header("Last-Event-ID")), (0, 0, 0, 0))
+            (api.store.live.subscribe(lastEventID: request.header("Last-Event-ID")), .none)
         }),
         (Array("/healthz".utf8), Endpoint(metric: .healthz, methods: ["GET", "HEAD"]) { _, _ in
-            (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"status":"ok"}"#.utf8)), (0, 0, 0, 0))
+            (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"status":"ok"}"#.utf8)), .none)
         }),
         (Array("/readyz".utf8), Endpoint(metric: .readyz, methods: ["GET", "HEAD"]) { api, _ in
-            (api.readiness(), (0, 0, 0, 0))
+            (api.readiness(), .none)
         }),
         (Array("/openapi.json".utf8), Endpoint(metric: .openapi, methods: ["GET", "HEAD"]) { _, _ in
-            (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: OpenAPIDocument.bytes), (0, 0, 0, 0))
+            (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: OpenAPIDocument.bytes), .none)
         }),
         (Array("/v1/routes".utf8), Endpoint(metric: .routes, methods: ["GET", "HEAD"]) { api, request in
-            (api.routes(request), (0, 0, 0, 0))
+            (api.routes(request), .none)
         }),
         (Array("/v1/validate".utf8), Endpoint(metric: .validate, methods: ["POST"]) { api, request in
             api.validate(request)
         }),
         (Array("/metrics".utf8), Endpoint(metric: .metrics, methods: ["GET", "HEAD"]) { api, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                          body: Array(api.metrics.render(store: api.store.snapshot, live: api.store.live.figures).utf8)), (0, 0, 0, 0))
+                          body: Array(api.metrics.render(store: api.store.snapshot, live: api.store.live.figures).utf8)), .none)
         }),
     ]
 
@@ -68,7 +68,7 @@ final class SwitchboardAPI: HTTPHandler {
         let start = DispatchTime.now().uptimeNanoseconds
         let path = request.path
         var metric = Metrics.Endpoint.other
-        var outcomes = (0, 0, 0, 0)
+        var outcomes = OutcomeCounts.none
         let response: HTTPResponse
         if let explorer, let asset = ExplorerAssets.path(path) {
             metric = .explorer

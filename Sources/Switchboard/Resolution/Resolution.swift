@@ -1,6 +1,6 @@
 /// The answer for one URL (SPEC §2): the body of `GET /v1/resolve`.
 public struct Resolution: Sendable {
-    public enum Status: String, Sendable {
+    public enum Status: String, Sendable, CaseIterable {
         case matched, fallback, external, rejected
     }
 
