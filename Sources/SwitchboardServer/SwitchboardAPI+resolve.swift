@@ -42,7 +42,6 @@ extension SwitchboardAPI {
         var urls = 0
         var explain: ArraySlice<UInt8>? = nil
         var context = ResolveContext()
-        var seen = (platform: false, idiom: false, appVersion: false)
         for item in query.items {
             let key = query.key(item)
             if Self.equals(key, "url") {
@@ -50,24 +49,13 @@ extension SwitchboardAPI {
                 url = query.rawValue(item)
             } else if Self.equals(key, "explain") {
                 explain = query.rawValue(item)
-            } else if Self.equals(key, "platform") {
-                guard !seen.platform else { throw .badRequest("give platform at most once") }
-                seen.platform = true
-                guard let text = Self.text(query.rawValue(item)) else { throw .badRequest("platform is not UTF-8") }
-                context.platform = text
-            } else if Self.equals(key, "idiom") {
-                guard !seen.idiom else { throw .badRequest("give idiom at most once") }
-                seen.idiom = true
-                guard let text = Self.text(query.rawValue(item)) else { throw .badRequest("idiom is not UTF-8") }
-                context.idiom = text
-            } else if Self.equals(key, "appVersion") {
-                guard !seen.appVersion else { throw .badRequest("give appVersion at most once") }
-                seen.appVersion = true
-                guard let text = Self.text(query.rawValue(item)) else { throw .badRequest("appVersion is not UTF-8") }
-                guard let version = SemanticVersion(text) else {
-                    throw .badRequest("appVersion \"\(text)\" is not a semantic version such as 7.2.0")
+            } else if let field = Self.contextField(key) {
+                guard let text = Self.text(query.rawValue(item)) else { throw .badRequest("\(field.rawValue) is not UTF-8") }
+                do {
+                    try context.set(field, text)
+                } catch {
+                    throw .badRequest(error.description)
                 }
-                context.appVersion = version
             }
         }
         var containsNUL = false
@@ -80,6 +68,14 @@ extension SwitchboardAPI {
             return ResolveParameters(url: decoded, context: context, explain: true, near: true)
         }
         return ResolveParameters(url: decoded, context: context, explain: try Self.flag(explain))
+    }
+
+    /// The context field a query key names, if any (compared as bytes: no String made).
+    static func contextField(_ key: ArraySlice<UInt8>) -> ResolveContext.Field? {
+        if equals(key, "platform") { return .platform }
+        if equals(key, "idiom") { return .idiom }
+        if equals(key, "appVersion") { return .appVersion }
+        return nil
     }
 
     /// Whether the bytes of a query key spell `word`.
@@ -180,16 +176,10 @@ extension SwitchboardAPI {
         var context = ResolveContext()
         for field in fields {
             guard let text = field.value.stringValue else { throw pointerError("\(pointer)/\(field.key)", "expected a string") }
-            switch field.key {
-            case "platform": context.platform = text
-            case "idiom": context.idiom = text
-            case "appVersion":
-                guard let version = SemanticVersion(text) else {
-                    throw pointerError("\(pointer)/appVersion", "\"\(text)\" is not a semantic version such as 7.2.0")
-                }
-                context.appVersion = version
-            default:
-                throw pointerError("\(pointer)/\(field.key)", "unknown field; use platform, idiom and appVersion")
+            do {
+                try context.set(named: field.key, text)
+            } catch {
+                throw pointerError("\(pointer)/\(field.key)", error.description)
             }
         }
         return context

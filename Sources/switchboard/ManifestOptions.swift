@@ -28,13 +28,23 @@ struct ContextOptions: ParsableArguments {
     var appVersion: String?
 
     func validate() throws {
-        if let appVersion, SemanticVersion(appVersion) == nil {
-            throw ValidationError("--app-version '\(appVersion)' is not a semantic version such as 7.2.0")
-        }
+        _ = try parsed()
     }
 
-    var context: ResolveContext {
-        ResolveContext(platform: platform, idiom: idiom, appVersion: appVersion.flatMap(SemanticVersion.init))
+    var context: ResolveContext { (try? parsed()) ?? ResolveContext() }
+
+    /// The flags read as every other input reads a context.
+    private func parsed() throws -> ResolveContext {
+        var context = ResolveContext()
+        for (field, value) in [(ResolveContext.Field.platform, platform), (.idiom, idiom), (.appVersion, appVersion)] {
+            guard let value else { continue }
+            do {
+                try context.set(field, value)
+            } catch {
+                throw ValidationError("--\(field == .appVersion ? "app-version" : field.rawValue): \(error)")
+            }
+        }
+        return context
     }
 }
 

@@ -47,12 +47,7 @@ struct ConformanceVectorTests {
             var context = ResolveContext()
             for member in members {
                 guard case .string(let value) = member.value else { continue }
-                switch member.key {
-                case "platform": context.platform = value
-                case "idiom": context.idiom = value
-                case "appVersion": context.appVersion = SemanticVersion(value)
-                default: Issue.record("unknown context key \(member.key)")
-                }
+                try context.set(named: member.key, value)
             }
             // `,"expect":` cannot occur inside a JSON string (its quotes would be escaped).
             let at = try #require(line.firstRange(of: marker))

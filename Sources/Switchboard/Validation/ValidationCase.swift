@@ -168,22 +168,14 @@ public struct ValidationCase: Sendable, Equatable {
     /// `platform=ios idiom=tablet appVersion=7.1.0`, each at most once.
     static func context(_ text: Substring, line: Int) throws(SyntaxError) -> ResolveContext {
         var context = ResolveContext()
-        var seen: Set<Substring> = []
         for field in text.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
-            guard let eq = field.firstIndex(of: "="), case let key = field[..<eq], seen.insert(key).inserted else {
+            guard let eq = field.firstIndex(of: "=") else {
                 throw SyntaxError(line: line, message: "expected a context such as [platform=ios idiom=phone appVersion=7.1.0], got '[\(text)]'")
             }
-            let value = String(field[field.index(after: eq)...])
-            switch key {
-            case "platform": context.platform = value
-            case "idiom": context.idiom = value
-            case "appVersion":
-                guard let version = SemanticVersion(value) else {
-                    throw SyntaxError(line: line, message: "appVersion '\(value)' is not a semantic version such as 7.2.0")
-                }
-                context.appVersion = version
-            default:
-                throw SyntaxError(line: line, message: "unknown context key '\(key)'; use platform, idiom and appVersion")
+            do {
+                try context.set(named: field[..<eq], String(field[field.index(after: eq)...]))
+            } catch {
+                throw SyntaxError(line: line, message: error.description)
             }
         }
         return context
