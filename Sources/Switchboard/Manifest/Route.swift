@@ -71,26 +71,3 @@ public final class Route: Sendable {
     /// The range of app versions the route exists for.
     public var versionRange: VersionRange { VersionRange(since: since, until: until) }
 }
-
-/// Where an internal URL that no route matches goes.
-public struct Fallback: Sendable {
-    public let destination: String
-    public let presentation: Presentation
-
-    public static let `default` = Fallback(destination: "WebView", presentation: .web)
-}
-
-/// The manifest document (SPEC §1), decoded. Build one with ``ManifestDecoder``.
-public struct Manifest: Sendable {
-    public let version: Int64
-    public let updatedAt: String?
-    /// Seconds since 1970 of `updatedAt`, for `Last-Modified`.
-    public let updatedAtEpoch: Int64?
-    public let hosts: [String]
-    public let schemes: [String]
-    public let caseSensitive: Bool
-    public let fallback: Fallback
-    public let features: JSONValue?
-    public let messages: JSONValue?
-    public let routes: [Route]
-}

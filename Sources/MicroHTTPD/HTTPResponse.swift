@@ -1,0 +1,49 @@
+/// A response to queue: status, headers and a body.
+public struct HTTPResponse: Sendable {
+    public enum Body: Sendable {
+        case bytes([UInt8])
+        /// A response built once and queued many times (the manifest of a version); the
+        /// response's `headers`, usually none, are added to the prepared ones.
+        case prepared(PreparedResponse)
+        /// A body written over time (`text/event-stream`).
+        case stream(EventStream)
+        /// No answer yet: the connection is parked until the request is woken
+        /// (``HeldRequest``); status and headers come with the answer.
+        case held(HeldRequest)
+    }
+
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: Body
+
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = .bytes(body)
+    }
+
+    /// A prepared response, with `headers` added for this request only (its body is
+    /// shared, not copied).
+    public init(status: Int, prepared: PreparedResponse, headers: [(String, String)] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = .prepared(prepared)
+    }
+
+    public init(status: Int, headers: [(String, String)], stream: EventStream) {
+        self.status = status
+        self.headers = headers
+        self.body = .stream(stream)
+    }
+
+    /// Parks the request until `request` is woken; its answer decides status and headers.
+    public static func held(_ request: HeldRequest) -> HTTPResponse {
+        HTTPResponse(status: 0, headers: [], body: .held(request))
+    }
+
+    private init(status: Int, headers: [(String, String)], body: Body) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}

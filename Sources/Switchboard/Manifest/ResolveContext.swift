@@ -1,0 +1,18 @@
+/// Who is asking: used by `variants` and `since`/`until`.
+public struct ResolveContext: Sendable, Hashable {
+    public var platform: String?
+    public var idiom: String?
+    public var appVersion: SemanticVersion?
+
+    public init(platform: String? = nil, idiom: String? = nil, appVersion: SemanticVersion? = nil) {
+        self.platform = platform
+        self.idiom = idiom
+        self.appVersion = appVersion
+    }
+
+    public static let none = ResolveContext()
+    /// Values `platform` may take in `when`.
+    public static let platforms = ["ios", "android", "web"]
+    /// Values `idiom` may take in `when`.
+    public static let idioms = ["phone", "tablet"]
+}
