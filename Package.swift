@@ -23,12 +23,18 @@ let package = Package(
         // libmicrohttpd and zlib, reached through shims for what Swift cannot call.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
-        // The only home of unsafe pointers and Unmanaged: the HTTP daemon, gzip.
-        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CZlib"]),
+        // The system's services a server needs: a lock ThreadSanitizer understands, a folder
+        // watcher (inotify), the descriptor limit, returning freed memory. With MicroHTTPD,
+        // the only home of unsafe pointers.
+        .systemLibrary(name: "CSystemSupport"),
+        .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
+        // The HTTP daemon and gzip: with SystemSupport, the only home of unsafe pointers and
+        // of every Unmanaged.
+        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CZlib", "SystemSupport"]),
         // The HTTP API: endpoints, manifest store and reloader, metrics.
         .target(
             name: "SwitchboardServer",
-            dependencies: ["Switchboard", "MicroHTTPD", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Switchboard", "RouteMatching", "MicroHTTPD", "SystemSupport", .product(name: "Logging", package: "swift-log")],
             // The route explorer's page, style and script: files in the repository, bytes in
             // the binary (the Docker image copies the binary alone).
             resources: [
@@ -37,13 +43,15 @@ let package = Package(
         ),
         // For apps and backends: the manifest kept current from the server (blocking polls,
         // backoff, an atomic cache, a bundled copy) and resolution offline with the same engine.
-        .target(name: "SwitchboardClient", dependencies: ["Switchboard", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "SwitchboardClient", dependencies: ["Switchboard", "SystemSupport", .product(name: "Logging", package: "swift-log")]),
         // The command line: argument parsing and printing only.
         .executableTarget(
             name: "switchboard",
             dependencies: [
                 "Switchboard",
+                "RouteMatching",
                 "SwitchboardServer",
+                "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -51,7 +59,7 @@ let package = Package(
         // `swift run -c release switchboard-bench`: resolution and load benchmark.
         // `--client`: the client against a server in the same process.
         .executableTarget(name: "switchboard-bench", dependencies: [
-            "Switchboard", "SwitchboardServer", "SwitchboardClient", .product(name: "Logging", package: "swift-log"),
+            "Switchboard", "SwitchboardServer", "SwitchboardClient", "SystemSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         // Shared by the test targets: running the built CLI and reference tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -59,9 +67,9 @@ let package = Package(
         // Fixtures are read from the source tree by path, not bundled.
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard"], exclude: ["Peers"]),
         .testTarget(name: "CLITests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD", "TestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "TestSupport"]),
         // The client against the real server; a child process for the kill-while-persisting test.
-        .testTarget(name: "ClientTests", dependencies: ["SwitchboardClient", "SwitchboardServer", "Switchboard", "MicroHTTPD", "TestSupport",
+        .testTarget(name: "ClientTests", dependencies: ["SwitchboardClient", "SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "TestSupport",
                                                   .product(name: "Logging", package: "swift-log")],
                     exclude: ["Fixtures"]),
         .executableTarget(name: "client-cache-writer", dependencies: ["SwitchboardClient"], path: "Tests/ClientCacheWriter"),

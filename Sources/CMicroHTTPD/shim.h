@@ -6,7 +6,6 @@
 #define SWITCHBOARD_CMICROHTTPD_SHIM_H
 
 #include <arpa/inet.h>
-#include <malloc.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <string.h>
@@ -135,7 +134,6 @@ static inline struct sb_header_scan sb_scan_headers(struct MHD_Connection *conne
 }
 
 /// Hands freed heap pages back to the kernel (glibc keeps them otherwise).
-static inline void sb_release_free_memory(void) { malloc_trim(0); }
 
 /// Writes a whole response straight to the connection's socket and half-closes it.
 /// 0.9.75 refuses MHD_queue_response while a body is being received, so a request

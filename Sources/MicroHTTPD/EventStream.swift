@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import SystemSupport
 
 /// A response body written over time, for as long as the client stays (Server-Sent
 /// Events): a handler answers `HTTPResponse(status: 200, headers: ..., stream: stream)`,

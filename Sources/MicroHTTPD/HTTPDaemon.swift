@@ -3,6 +3,7 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// An HTTP/1.1 server on libmicrohttpd: internal epoll threads, the limits that keep
@@ -87,7 +88,8 @@ public final class HTTPDaemon: Sendable {
     /// The port the daemon listens on (the chosen one when started with port 0).
     public let port: Int
     /// `struct MHD_Daemon *`, nil once stopped.
-    private let daemon: Mutex<OpaquePointer?>
+    /// `struct MHD_Daemon *` as its bits; 0 once stopped.
+    private let daemon: Locked<UInt>
     /// The context handed to the C callbacks; its retain is released in `stop()`.
     private let context: Unmanaged<DaemonContext>
 
@@ -122,7 +124,7 @@ public final class HTTPDaemon: Sendable {
         }
         self.configuration = configuration
         self.port = Int(sb_daemon_port(started))
-        self.daemon = Mutex(started)
+        self.daemon = Locked(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(started))))
         self.context = context
     }
 
@@ -133,11 +135,10 @@ public final class HTTPDaemon: Sendable {
     /// and ends every event stream, lets open requests finish for up to `gracePeriod`, then
     /// stops the daemon. Safe to call more than once.
     public func stop(gracePeriod: Duration = .seconds(10)) {
-        guard let running = daemon.withLock({ d -> OpaquePointer? in
-            let current = d
-            d = nil
-            return current
-        }) else { return }
+        guard let running = OpaquePointer(bitPattern: daemon.withLock({ d -> UInt in
+            defer { d = 0 }
+            return d
+        })) else { return }
         // Quiescing hands the listening socket back; closing it refuses new
         // connections at once instead of leaving them queued unanswered.
         let listener = MHD_quiesce_daemon(running)

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import SystemSupport
 
 /// A request answered later, without a thread: a handler returns it
 /// (``HTTPResponse/held(_:)``), the daemon parks the connection

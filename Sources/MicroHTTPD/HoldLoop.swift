@@ -2,6 +2,7 @@ import CMicroHTTPD
 
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// The daemon's one thread for parked requests: it answers each at its deadline, and at

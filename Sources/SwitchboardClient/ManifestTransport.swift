@@ -3,7 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import SystemSupport
 
 /// How the client reaches the server: one GET, answered with status, headers and the
 /// whole body. ``URLSessionTransport`` is the default; an app or backend brings its own
@@ -88,7 +88,7 @@ public struct URLSessionTransport: SwitchboardTransport {
 
 /// A data task and whether it was cancelled, whichever comes first.
 private final class PendingTransfer: Sendable {
-    private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+    private let state = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
 
     func start(_ task: URLSessionDataTask) {
         let cancelled = state.withLock { s in

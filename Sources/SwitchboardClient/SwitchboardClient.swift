@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import Switchboard
-import Synchronization
+import SystemSupport
 
 /// The app and backend half of the routing update system (SPEC §6): resolves URLs
 /// offline with the same engine as the server, and keeps its manifest current.
@@ -56,7 +56,7 @@ public final class SwitchboardClient: Sendable {
         public var json: [UInt8] { manifest.compiled.resultJSON(result) }
     }
 
-    private struct State: ~Copyable {
+    private struct State: Sendable {
         var current: ManifestInUse?
         var subscribers: [Int: AsyncStream<ClientUpdate>.Continuation] = [:]
         var nextSubscriber = 0
@@ -69,7 +69,7 @@ public final class SwitchboardClient: Sendable {
     public let bootstrapProblems: [ClientFailure]
     private let transport: any SwitchboardTransport
     private let cache: ManifestCache?
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Loads the cache file, else the bundled copy (checked and compiled); makes no request.
     public init(configuration: Configuration, transport: any SwitchboardTransport = URLSessionTransport()) {
@@ -102,7 +102,7 @@ public final class SwitchboardClient: Sendable {
             configuration.logger.info("using version \(first.version) \(first.etag) from the \(first.source.rawValue)")
         }
         bootstrapProblems = problems
-        state = Mutex(State(current: first))
+        state = Locked(State(current: first))
     }
 
     deinit {

@@ -1,6 +1,7 @@
 import Dispatch
 import MicroHTTPD
 import Switchboard
+import SystemSupport
 
 /// SPEC §6, the server's half: conditional GETs held until another manifest is in
 /// service (`Prefer: wait=N`) and Server-Sent Event streams, woken by the store's swap.

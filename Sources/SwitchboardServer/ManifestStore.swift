@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Switchboard
 import MicroHTTPD
+import SystemSupport
 
 /// The manifest in service, swapped atomically on reload. Requests take the current
 /// one under a lock held for a pointer copy; parsing and validation happen outside it,

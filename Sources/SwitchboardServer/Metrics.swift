@@ -1,5 +1,6 @@
 import MicroHTTPD
 import Switchboard
+import SystemSupport
 
 /// Request counters and the latency histogram, rendered in the Prometheus text format.
 /// One short critical section per request (a few additions).

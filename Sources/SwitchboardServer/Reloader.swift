@@ -1,5 +1,6 @@
 import Dispatch
 import MicroHTTPD
+import SystemSupport
 
 /// Runs the store's reloads one at a time on its own queue, off the request path,
 /// and coalesces bursts of change events (an editor's save is several) into one.

@@ -1,5 +1,6 @@
 import MicroHTTPD
 import Switchboard
+import SystemSupport
 
 /// A manifest in service, with everything a request needs prepared once: the
 /// canonical body plain and gzipped, the echo format, and their headers.

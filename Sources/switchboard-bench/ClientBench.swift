@@ -9,7 +9,7 @@ import Logging
 import Switchboard
 import SwitchboardClient
 import SwitchboardServer
-import Synchronization
+import SystemSupport
 
 private let quiet = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -123,7 +123,7 @@ func clientIdle(url: String, seconds: Int, wait: Int, bundled: String?) async {
 }
 
 final class Counter: Sendable {
-    private let counts = Mutex<[Int: Int]>([:])
+    private let counts = Locked<[Int: Int]>([:])
     func add(_ status: Int) { counts.withLock { $0[status, default: 0] += 1 } }
     var summary: String { counts.withLock { c in c.keys.sorted().map { "\($0): \(c[$0]!)" }.joined(separator: ", ") } }
 }

@@ -4,7 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Switchboard
-import Synchronization
+import SystemSupport
 
 /// A running Switchboard reached over HTTP: `validate --server`, `diff` with a URL.
 struct RemoteServer {
@@ -46,7 +46,7 @@ struct RemoteServer {
     }
 
     private static func send(_ request: URLRequest) throws -> (Int, [UInt8]) {
-        let outcome = Mutex<Result<(Int, [UInt8]), any Error>?>(nil)
+        let outcome = Locked<Result<(Int, [UInt8]), any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         URLSession.shared.dataTask(with: request) { data, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0

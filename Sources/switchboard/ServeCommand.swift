@@ -5,6 +5,7 @@ import Logging
 import Switchboard
 import SwitchboardServer
 import Synchronization
+import SystemSupport
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -67,7 +68,7 @@ struct ServeCommand: ParsableCommand {
         let logger = Logger(label: "switchboard") { _ in JSONLogHandler(level: level) }
         // Signal handling is in place before the server starts (and logs its port), so a
         // signal sent as soon as the port is known is never lost.
-        let server = Mutex<SwitchboardServer?>(nil)
+        let server = Locked<SwitchboardServer?>(nil)
         let stopRequested = Atomic<Bool>(false)
         let stopped = DispatchSemaphore(value: 0)
         let signals = DispatchQueue(label: "switchboard.signals")

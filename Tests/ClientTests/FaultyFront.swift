@@ -3,7 +3,7 @@ import Foundation
 import MicroHTTPD
 import Switchboard
 @testable import SwitchboardServer
-import Synchronization
+import SystemSupport
 import TestSupport
 
 /// A real server (its manifest in a folder of its own, watched) and, on a second port, a
@@ -62,14 +62,14 @@ final class FaultyServer: Sendable {
 }
 
 private final class FrontHandler: HTTPHandler {
-    struct State {
+    struct State: Sendable {
         var fault = FaultyServer.Fault.none
         var faults = 0
         var arrivals: [ContinuousClock.Instant] = []
     }
 
     let api: SwitchboardAPI
-    let state = Mutex(State())
+    let state = Locked(State())
 
     init(api: SwitchboardAPI) { self.api = api }
 

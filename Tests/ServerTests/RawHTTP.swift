@@ -1,3 +1,4 @@
+import SystemSupport
 import Foundation
 import MicroHTTPD
 import TestSupport

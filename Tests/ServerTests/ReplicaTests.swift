@@ -1,6 +1,7 @@
 import TestSupport
 import Foundation
 import Synchronization
+import SystemSupport
 import Testing
 @testable import SwitchboardServer
 
@@ -26,7 +27,7 @@ struct ReplicaTests {
         }
 
         // Watch every replica while each one's manifest is updated in turn.
-        let seen = Mutex(Set<String>())
+        let seen = Locked(Set<String>())
         let stop = Atomic(false)
         let watcher = BackgroundThread {
             while !stop.load(ordering: .relaxed) {

@@ -9,7 +9,7 @@ import Glibc
 /// client's idle connections use up every descriptor, so that `accept` fails for
 /// everyone else until they time out. systemd starts services with a soft limit of
 /// 1,024 (and a hard one of 524,288): ``raise()`` lifts the soft limit to the hard one,
-/// and ``fitting(_:)`` lowers a configuration's caps to what is left after the
+/// and MicroHTTPD's `fitting(_:)` lowers a daemon's caps to what is left after the
 /// descriptors the process needs for itself.
 ///
 /// ```swift
@@ -48,17 +48,6 @@ public struct DescriptorLimit: Sendable, Equatable {
             _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised)
         }
         return current()
-    }
-
-    /// `configuration` with its connection caps lowered to fit: all connections within
-    /// the descriptors left after ``reserved(threads:)``, and one address within a
-    /// quarter of those, so that no single client can take them all.
-    public func fitting(_ configuration: HTTPDaemon.Configuration) -> HTTPDaemon.Configuration {
-        var fitted = configuration
-        let available = max(8, descriptors - Self.reserved(threads: configuration.threads))
-        fitted.connectionLimit = min(configuration.connectionLimit, available)
-        fitted.perIPConnectionLimit = min(configuration.perIPConnectionLimit, max(1, fitted.connectionLimit / 4))
-        return fitted
     }
 
     private static func clamp(_ value: rlim_t) -> Int {

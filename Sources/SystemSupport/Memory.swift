@@ -1,7 +1,7 @@
-import CMicroHTTPD
+import CSystemSupport
 
 /// Returns freed heap pages to the kernel. glibc keeps them after a large free (a
 /// big manifest replaced by a small one would leave RSS at its high-water mark).
 public func releaseFreedMemory() {
-    sb_release_free_memory()
+    sb_trim_heap()
 }
