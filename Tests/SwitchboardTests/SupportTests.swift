@@ -150,10 +150,10 @@ struct SemanticVersionParsingTests {
 
 struct SourceMapTests {
     /// Line and column of `offset` counted the slow, obvious way.
-    static func reference(_ bytes: [UInt8], _ offset: Int) -> SourceMap.Position {
+    static func reference(_ bytes: [UInt8], _ offset: Int) -> SourcePosition {
         let before = bytes[..<offset]
         let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-        return SourceMap.Position(line: before.count { $0 == UInt8(ascii: "\n") } + 1,
+        return SourcePosition(line: before.count { $0 == UInt8(ascii: "\n") } + 1,
                                   column: bytes[lineStart..<offset].count { $0 & 0xC0 != 0x80 } + 1)
     }
 

@@ -29,7 +29,7 @@ public final class CompiledManifest: Sendable {
 
     /// Where each route object starts in the file it was loaded from (empty when it was
     /// built from a document), for annotations on a route.
-    public let routePositions: [SourceMap.Position]
+    public let routePositions: [SourcePosition]
 
     /// Loads a manifest from JSON bytes, reporting every problem found, each with the
     /// line and column of its pointer.
@@ -45,9 +45,14 @@ public final class CompiledManifest: Sendable {
         try self.init(document: document, sourceMap: map)
     }
 
+    /// Loads a manifest from a parsed document (its diagnostics without line and column).
+    public convenience init(document: JSONValue) throws(ManifestError) {
+        try self.init(document: document, sourceMap: nil)
+    }
+
     /// Loads a manifest from a parsed document; with the document's `sourceMap`,
     /// diagnostics carry their line and column.
-    public init(document: JSONValue, sourceMap: SourceMap? = nil) throws(ManifestError) {
+    package init(document: JSONValue, sourceMap: SourceMap?) throws(ManifestError) {
         var decoder = ManifestDecoder()
         // Decoded in canonical key order, so that a manifest and its canonical form (what
         // GET /v1/manifest serves, one ETag) answer with the same bytes: declared params and

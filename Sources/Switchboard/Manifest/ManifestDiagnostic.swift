@@ -12,10 +12,10 @@ public struct ManifestDiagnostic: Sendable, Equatable, CustomStringConvertible {
     public let pointer: String
     public let message: String
     /// Where the pointer's value is in the file, when the manifest came from bytes.
-    public var position: SourceMap.Position?
+    public var position: SourcePosition?
 
     public init(_ severity: Severity = .error, code: String, pointer: String, message: String,
-                position: SourceMap.Position? = nil) {
+                position: SourcePosition? = nil) {
         self.severity = severity
         self.code = code
         self.pointer = pointer

@@ -3,7 +3,7 @@ public struct DiffJSONRenderer: DiffRenderer {
     public init() {}
 
     public func render(_ report: DiffReport) -> String {
-        func position(_ p: SourceMap.Position?) -> [JSONValue.Member] {
+        func position(_ p: SourcePosition?) -> [JSONValue.Member] {
             p.map { [.init("line", .integer(Int64($0.line))), .init("column", .integer(Int64($0.column)))] } ?? []
         }
         func outcome(_ c: OutcomeChange, reason: String? = nil) -> JSONValue {

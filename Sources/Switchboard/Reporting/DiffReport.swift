@@ -5,16 +5,16 @@ public struct DiffReport: Sendable {
     public let oldFile: String
     public let newFile: String
     /// Where each route starts in each file (``CompiledManifest/routePositions``).
-    public let oldRoutePositions: [SourceMap.Position]
-    public let newRoutePositions: [SourceMap.Position]
+    public let oldRoutePositions: [SourcePosition]
+    public let newRoutePositions: [SourcePosition]
     public let caseFiles: [String]
     /// Accepted changes: fingerprint -> reason.
     public let ignore: [String: String]
     /// What fails the run (`--fail-on`).
     public let failOn: FailureThreshold
 
-    public init(diff: ManifestDiff, oldFile: String, newFile: String, oldRoutePositions: [SourceMap.Position] = [],
-                newRoutePositions: [SourceMap.Position] = [], caseFiles: [String] = [], ignore: [String: String] = [:],
+    public init(diff: ManifestDiff, oldFile: String, newFile: String, oldRoutePositions: [SourcePosition] = [],
+                newRoutePositions: [SourcePosition] = [], caseFiles: [String] = [], ignore: [String: String] = [:],
                 failOn: FailureThreshold = .breaking) {
         self.diff = diff
         self.oldFile = oldFile
@@ -56,10 +56,10 @@ public struct DiffReport: Sendable {
 
     /// The file and position an outcome change is best shown on: the case's line, or
     /// the route it was generated from (in the new file when it is there).
-    public func location(of change: OutcomeChange) -> (file: String, position: SourceMap.Position?) {
+    public func location(of change: OutcomeChange) -> (file: String, position: SourcePosition?) {
         switch change.source {
         case .cases(let file, let line):
-            return (caseFiles.indices.contains(file) ? caseFiles[file] : newFile, SourceMap.Position(line: line, column: 1))
+            return (caseFiles.indices.contains(file) ? caseFiles[file] : newFile, SourcePosition(line: line, column: 1))
         case .newRoute(let index):
             return (newFile, newRoutePositions.indices.contains(index) ? newRoutePositions[index] : nil)
         case .oldRoute(let index):
@@ -68,7 +68,7 @@ public struct DiffReport: Sendable {
     }
 
     /// Where a declaration change is: the route in the new file, else in the old one.
-    public func location(of change: DeclarationChange) -> (file: String, position: SourceMap.Position?) {
+    public func location(of change: DeclarationChange) -> (file: String, position: SourcePosition?) {
         if let i = change.newIndex, newRoutePositions.indices.contains(i) { return (newFile, newRoutePositions[i]) }
         if let i = change.oldIndex, oldRoutePositions.indices.contains(i) { return (oldFile, oldRoutePositions[i]) }
         return (change.newIndex != nil || change.oldIndex == nil ? newFile : oldFile, nil)

@@ -17,11 +17,11 @@ public struct GitHubAnnotation: Sendable, Equatable {
 
     public let level: Level
     public let file: String?
-    public let position: SourceMap.Position?
+    public let position: SourcePosition?
     public let title: String?
     public let message: String
 
-    public init(_ level: Level, file: String?, position: SourceMap.Position? = nil, title: String? = nil, message: String) {
+    public init(_ level: Level, file: String?, position: SourcePosition? = nil, title: String? = nil, message: String) {
         self.level = level
         self.file = file
         self.position = position
@@ -30,7 +30,7 @@ public struct GitHubAnnotation: Sendable, Equatable {
     }
 
     public init(_ level: Level, file: String?, line: Int, column: Int, title: String? = nil, message: String) {
-        self.init(level, file: file, position: SourceMap.Position(line: line, column: column), title: title, message: message)
+        self.init(level, file: file, position: SourcePosition(line: line, column: column), title: title, message: message)
     }
 
     /// The workflow command, one line.

@@ -7,7 +7,7 @@ extension CompiledManifest {
         return w.bytes
     }
 
-    public func writeResult(_ r: Resolution, into w: inout JSONWriter) {
+    package func writeResult(_ r: Resolution, into w: inout JSONWriter) {
         w.raw("{\"url\":")
         // Every status but `rejected` went through the UTF-8 check of SPEC §2.
         if r.status == .rejected { w.string(r.url) } else { w.string(validUTF8: r.urlBytes) }

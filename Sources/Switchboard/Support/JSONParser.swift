@@ -2,15 +2,15 @@ import RouteMatching
 
 /// A strict RFC 8259 parser on bytes. Errors carry the byte offset; nesting is
 /// limited so hostile input cannot exhaust the stack; duplicate keys are refused.
-public struct JSONParser {
+package struct JSONParser {
     /// Deepest nesting of arrays and objects accepted.
-    public static let maxDepth = 256
+    package static let maxDepth = 256
 
     /// A syntax error at a byte offset.
-    public struct Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
-        public let offset: Int
-        public let message: String
-        public var description: String { "invalid JSON at byte \(offset): \(message)" }
+    package struct Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+        package let offset: Int
+        package let message: String
+        package var description: String { "invalid JSON at byte \(offset): \(message)" }
     }
 
     private let bytes: [UInt8]
@@ -27,7 +27,7 @@ public struct JSONParser {
     }
 
     /// Parses one JSON document filling all of `bytes` (whitespace around it allowed).
-    public static func parse(_ bytes: [UInt8]) throws(Error) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(Error) -> JSONValue {
         var parser = JSONParser(bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
@@ -40,7 +40,7 @@ public struct JSONParser {
     /// Parses like ``parse(_:)-(_:[UInt8])`` and also returns where every value starts,
     /// so that a JSON pointer into the document can be given a line and column later
     /// without parsing again.
-    public static func parseWithSourceMap(_ bytes: [UInt8]) throws(Error) -> (JSONValue, SourceMap) {
+    package static func parseWithSourceMap(_ bytes: [UInt8]) throws(Error) -> (JSONValue, SourceMap) {
         var parser = JSONParser(bytes, recording: true)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
@@ -50,7 +50,7 @@ public struct JSONParser {
         return (value, SourceMap(bytes: bytes, offsets: parser.offsets, sizes: parser.sizes))
     }
 
-    public static func parse(_ text: String) throws(Error) -> JSONValue {
+    package static func parse(_ text: String) throws(Error) -> JSONValue {
         try parse(Array(text.utf8))
     }
 

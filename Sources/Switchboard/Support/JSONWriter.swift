@@ -2,28 +2,28 @@ import RouteMatching
 
 /// A small byte-level JSON writer: strings escaped per RFC 8259 (quotes, backslashes,
 /// control characters; U+2028/U+2029 too, for JavaScript), other UTF-8 passed through.
-public struct JSONWriter: Sendable {
-    public var bytes: [UInt8]
+package struct JSONWriter: Sendable {
+    package var bytes: [UInt8]
 
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
     @inline(__always)
-    public mutating func raw(_ text: StaticString) {
+    package mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     @inline(__always)
-    public mutating func byte(_ b: UInt8) { bytes.append(b) }
+    package mutating func byte(_ b: UInt8) { bytes.append(b) }
 
-    public mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         value ? raw("true") : raw("false")
     }
 
     /// An array of strings.
-    public mutating func strings(_ items: [String]) {
+    package mutating func strings(_ items: [String]) {
         byte(UInt8(ascii: "["))
         for (i, item) in items.enumerated() {
             if i > 0 { byte(UInt8(ascii: ",")) }
@@ -37,7 +37,7 @@ public struct JSONWriter: Sendable {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
-    public mutating func integer(_ value: Int64) {
+    package mutating func integer(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var v = value.magnitude
         var count = 0
@@ -52,7 +52,7 @@ public struct JSONWriter: Sendable {
         } while v > 0
     }
 
-    public mutating func double(_ value: Double) {
+    package mutating func double(_ value: Double) {
         if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
             integer(Int64(value))
         } else if value.isFinite {
@@ -76,7 +76,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes `text` as a JSON string with its quotes.
-    public mutating func string(_ text: String) {
+    package mutating func string(_ text: String) {
         let span = text.utf8.span
         if Self.needsEscaping(span) { return escaped(span) }
         bytes.append(UInt8(ascii: "\""))
@@ -92,7 +92,7 @@ public struct JSONWriter: Sendable {
 
     /// Writes bytes known to be valid UTF-8 as a JSON string with its quotes, without
     /// building a String first.
-    public mutating func string(validUTF8 text: [UInt8]) {
+    package mutating func string(validUTF8 text: [UInt8]) {
         let span = text.span
         if Self.needsEscaping(span) { return escaped(span) }
         bytes.append(UInt8(ascii: "\""))
@@ -104,7 +104,7 @@ public struct JSONWriter: Sendable {
     /// `lowercasingASCII`, ASCII capitals are written lowercased. Kept apart from the
     /// whole-array form, which every result calls for its URL: appending an Array costs
     /// ~100 instructions fewer than appending a slice of one.
-    public mutating func string(validUTF8 text: ArraySlice<UInt8>, lowercasingASCII: Bool = false) {
+    package mutating func string(validUTF8 text: ArraySlice<UInt8>, lowercasingASCII: Bool = false) {
         let span = text.span
         if Self.needsEscaping(span) {
             return lowercasingASCII ? escaped(Array(text.lazy.map(ASCII.lowercased)).span) : escaped(span)
@@ -155,7 +155,7 @@ public struct JSONWriter: Sendable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    public mutating func write(_ value: JSONValue, sortedKeys: Bool = false) {
+    package mutating func write(_ value: JSONValue, sortedKeys: Bool = false) {
         switch value {
         case .null: raw("null")
         case .bool(let b): bool(b)

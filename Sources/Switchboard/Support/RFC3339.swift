@@ -1,7 +1,7 @@
 /// RFC 3339 timestamps (`2026-11-20T10:00:00Z`, `2026-11-20T11:00:00.5+01:00`) to
 /// seconds since 1970, and seconds to IMF-fixdate for HTTP dates.
-public enum RFC3339 {
-    public static func epochSeconds(_ text: String) -> Int64? {
+package enum RFC3339 {
+    package static func epochSeconds(_ text: String) -> Int64? {
         let b = Array(text.utf8)
         guard b.count >= 20 else { return nil }
         func number(_ range: Range<Int>) -> Int64? {

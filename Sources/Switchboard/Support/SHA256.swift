@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4), for the manifest ETag. Small and dependency-free: it runs
 /// once per manifest load, never on the request path.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private static let roundConstants: InlineArray<64, UInt32> = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -13,7 +13,7 @@ public struct SHA256: Sendable {
     ]
 
     /// The 32-byte digest of `message`.
-    public static func hash(_ message: [UInt8]) -> [UInt8] {
+    package static func hash(_ message: [UInt8]) -> [UInt8] {
         var state = State()
         // Whole blocks straight from the message; the last partial block and the
         // padding (0x80, zeros, the bit length) go through a small tail buffer.
@@ -80,7 +80,7 @@ public struct SHA256: Sendable {
     }
 
     /// The digest as 64 lowercase hex digits.
-    public static func hex(_ message: [UInt8]) -> String {
+    package static func hex(_ message: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         for byte in hash(message) {

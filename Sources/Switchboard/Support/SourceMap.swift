@@ -6,20 +6,10 @@
 /// let (document, map) = try JSONParser.parseWithSourceMap(bytes)
 /// map.position(of: "/routes/3/pattern", in: document)  // line 41, column 18
 /// ```
-public struct SourceMap: Sendable {
+package struct SourceMap: Sendable {
     /// A place in the file, both 1-based; the column counts characters (Unicode
     /// scalars), as editors and GitHub's annotations do.
-    public struct Position: Sendable, Equatable, CustomStringConvertible {
-        public let line: Int
-        public let column: Int
-
-        public init(line: Int, column: Int) {
-            self.line = line
-            self.column = column
-        }
-
-        public var description: String { "\(line):\(column)" }
-    }
+    package typealias Position = SourcePosition
 
     private let bytes: [UInt8]
     /// The byte offset where each value starts, in document order.
@@ -54,13 +44,13 @@ public struct SourceMap: Sendable {
     /// The position of the value `pointer` names in `document` (the document this map
     /// was made with); for a pointer to something absent (a missing field), the position
     /// of the deepest value on its way that exists.
-    public func position(of pointer: String, in document: JSONValue) -> Position? {
+    package func position(of pointer: String, in document: JSONValue) -> Position? {
         positions(of: [pointer], in: document)[0]
     }
 
     /// The positions of many pointers, sharing the walk: each container's children are
     /// located once, so a diagnostic on every one of 40,000 routes costs no more than one.
-    public func positions(of pointers: [String], in document: JSONValue) -> [Position?] {
+    package func positions(of pointers: [String], in document: JSONValue) -> [Position?] {
         guard !offsets.isEmpty else { return pointers.map { _ in nil } }
         var children: [Int: [Int]] = [:]
         return pointers.map { pointer in
@@ -76,7 +66,7 @@ public struct SourceMap: Sendable {
 
     /// The positions of every item of the array `pointer` names, in one walk (asking
     /// for each item alone would step over all the ones before it every time).
-    public func positions(ofItemsOf pointer: String, in document: JSONValue) -> [Position] {
+    package func positions(ofItemsOf pointer: String, in document: JSONValue) -> [Position] {
         guard let (slot, node) = locate(pointer, in: document), case .array(let items) = node else { return [] }
         return childSlots(of: slot, count: items.count).compactMap(position(at:))
     }
@@ -132,7 +122,7 @@ public struct SourceMap: Sendable {
     }
 
     /// The position of a byte offset (a parse error's, say).
-    public func position(ofByte offset: Int) -> Position {
+    package func position(ofByte offset: Int) -> Position {
         let offset = min(max(offset, 0), bytes.count)
         // The last line start at or before the offset.
         var low = 0, high = lineStarts.count - 1
@@ -152,7 +142,7 @@ public struct SourceMap: Sendable {
     }
 
     /// The position of a byte offset in `bytes`, for text that was not parsed with a map.
-    public static func position(ofByte offset: Int, in bytes: [UInt8]) -> Position {
+    package static func position(ofByte offset: Int, in bytes: [UInt8]) -> Position {
         var line = 1, column = 1
         for b in bytes.prefix(max(offset, 0)) {
             if b == UInt8(ascii: "\n") {
