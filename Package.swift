@@ -35,10 +35,11 @@ let package = Package(
         .target(
             name: "SwitchboardServer",
             dependencies: ["Switchboard", "RouteMatching", "MicroHTTPD", "SystemSupport", .product(name: "Logging", package: "swift-log")],
-            // The route explorer's page, style and script: files in the repository, bytes in
-            // the binary (the Docker image copies the binary alone).
+            // The route explorer's page, style and script, and the OpenAPI document: files in
+            // the repository, bytes in the binary (the Docker image copies the binary alone).
             resources: [
                 .embedInCode("Explorer/index.html"), .embedInCode("Explorer/explorer.css"), .embedInCode("Explorer/explorer.js"),
+                .embedInCode("OpenAPI/openapi.json"),
             ]
         ),
         // For apps and backends: the manifest kept current from the server (blocking polls,
