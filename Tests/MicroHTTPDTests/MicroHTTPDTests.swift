@@ -1,0 +1,103 @@
+import Foundation
+@testable import MicroHTTPD
+import Testing
+
+/// MicroHTTPD's pieces that need no socket: the deadline heap of the hold loop, header
+/// lookup, the request target's parts, gzip; and a daemon on port 0 that answers, holds
+/// and wakes a request (the servers' suites test the rest through the API).
+struct MicroHTTPDTests {
+    @Test func theDeadlineHeapGivesDeadlinesInOrderAndDropsTheDead() {
+        var heap = DeadlineHeap()
+        let now = ContinuousClock.now
+        var rng = SystemRandomNumberGenerator()
+        let offsets = (0..<1_000).map { _ in Int.random(in: 0...10_000, using: &rng) }
+        for (id, ms) in offsets.enumerated() { heap.insert(now + .milliseconds(ms), UInt64(id)) }
+        #expect(heap.count == 1_000)
+        // Drop the odd ids (released requests), then drain: ascending, even ids only.
+        heap.keep { $0 % 2 == 0 }
+        var last = now, drained: [UInt64] = []
+        while let first = heap.first {
+            #expect(first.deadline >= last)
+            last = first.deadline
+            drained.append(first.id)
+            heap.removeFirst()
+        }
+        #expect(drained.count == 500 && drained.allSatisfy { $0 % 2 == 0 })
+        #expect(Set(drained.map { offsets[Int($0)] }).isSubset(of: Set(offsets)))
+        heap.removeFirst()  // empty: nothing happens
+        #expect(heap.count == 0)
+    }
+
+    @Test func headersAreFoundWithoutRegardToASCIICase() {
+        let r = HTTPRequest(method: "GET", target: Array("/v1/resolve?url=/a".utf8), body: [],
+                            headerNames: ["If-None-Match", "Prefer"], headerValues: ["\"x\"", nil])
+        #expect(r.header("if-none-match") == "\"x\"")
+        #expect(r.header("IF-NONE-MATCH") == "\"x\"")
+        #expect(r.header("Prefer") == nil)
+        #expect(r.header("If-None-Matcx") == nil)
+        #expect(!HTTPRequest.equalsIgnoringASCIICase("a-b", "a\u{0D}b"))  // '-' | 0x20 is '-', not a letter
+        #expect(String(decoding: r.path, as: UTF8.self) == "/v1/resolve")
+        #expect(String(decoding: r.query, as: UTF8.self) == "url=/a")
+    }
+
+    @Test func gzipRoundTrips() throws {
+        let input = Array(String(repeating: "{\"route\":\"artwork\"}", count: 500).utf8)
+        let zipped = try #require(Gzip.compress(input))
+        #expect(zipped.count < input.count / 10)
+        #expect(zipped.prefix(2) == [0x1F, 0x8B])
+        let out = try Self.gunzip(zipped)
+        #expect(out == input)
+    }
+
+    /// Decompresses with the system's gzip, so the test does not trust our own zlib calls twice.
+    static func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "gzip -dc"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(bytes))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return [UInt8](data)
+    }
+
+    struct Holding: HTTPHandler {
+        func handle(_ request: HTTPRequest) -> HTTPResponse {
+            if request.path.elementsEqual("/now".utf8) { return HTTPResponse(status: 200, body: Array("now".utf8)) }
+            let held = HeldRequest(until: .now + .milliseconds(300)) { wake in
+                HTTPResponse(status: wake == .timedOut ? 304 : 200, body: wake == .timedOut ? [] : Array("woken".utf8))
+            }
+            return .held(held)
+        }
+    }
+
+    @Test func aDaemonAnswersAndAHeldRequestTimesOut() throws {
+        let daemon = try HTTPDaemon(configuration: .init(port: 0, threads: 1), handler: Holding())
+        defer { daemon.stop(gracePeriod: .zero) }
+        let base = "http://127.0.0.1:\(daemon.port)"
+        let now = try Self.curl(base + "/now")
+        #expect(now == "200 now")
+        let started = ContinuousClock.now
+        #expect(try Self.curl(base + "/held") == "304 ")
+        #expect(ContinuousClock.now - started >= .milliseconds(250))
+    }
+
+    /// `curl`, status and body.
+    static func curl(_ url: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-w", "%{http_code} ", "-o", "/dev/stderr", url]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let status = out.fileHandleForReading.readDataToEndOfFile()
+        let body = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: status, as: UTF8.self) + String(decoding: body, as: UTF8.self)
+    }
+}
