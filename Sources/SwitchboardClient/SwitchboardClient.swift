@@ -145,7 +145,8 @@ public final class SwitchboardClient: Sendable {
     public func start() {
         state.withLock { s in
             guard s.loop == nil, !s.stopped else { return }
-            s.loop = Task.detached { [weak self] in await self?.follow() }
+            let client = WeakClient(value: self)
+            s.loop = Task.detached { await Self.follow(client) }
         }
     }
 
@@ -173,23 +174,34 @@ public final class SwitchboardClient: Sendable {
 
     // MARK: Following the server
 
-    /// The update loop: one request at a time, then the pause its answer calls for.
-    private func follow() async {
+    /// The update loop: one request at a time, then the pause its answer calls for. It
+    /// holds the client only while a request is out, so a client let go without `stop()`
+    /// still goes away (after the request in flight).
+    private static func follow(_ weakClient: WeakClient) async {
         var failures = 0
-        while !Task.isCancelled {
-            let pause: Duration
-            do {
-                pause = try await poll()
-                failures = 0
-            } catch {
-                if Task.isCancelled { break }
-                failures += 1
-                let wait = error.retryAfter ?? configuration.policy.backoff(failures: failures)
-                configuration.logger.warning("update failed: \(error); retrying in \(wait)")
-                announce(.failed(error))
-                pause = wait
-            }
+        while !Task.isCancelled, let client = weakClient.value {
+            let pause = await client.step(failures: &failures)
             if pause > .zero { try? await Task.sleep(for: pause) }
+        }
+    }
+
+    private struct WeakClient: Sendable {
+        weak var value: SwitchboardClient?
+    }
+
+    /// One request and what it calls for: the pause before the next.
+    private func step(failures: inout Int) async -> Duration {
+        do {
+            let pause = try await poll()
+            failures = 0
+            return pause
+        } catch {
+            if Task.isCancelled { return .zero }
+            failures += 1
+            let wait = error.retryAfter ?? configuration.policy.backoff(failures: failures)
+            configuration.logger.warning("update failed: \(error); retrying in \(wait)")
+            announce(.failed(error))
+            return wait
         }
     }
 

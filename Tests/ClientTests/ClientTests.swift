@@ -129,6 +129,20 @@ struct ClientTests {
         #expect(Self.destination(client) == "Artwork")
     }
 
+    @Test func aClientLetGoWithoutStopGoesAwayAfterItsRequest() async throws {
+        let server = try FaultyServer(Manifests.small(version: 1))
+        weak var released: SwitchboardClient?
+        do {
+            let client = SwitchboardClient(configuration: Self.configuration(server: server.url, policy: UpdatePolicy(wait: 1)))
+            client.start()
+            released = client
+            #expect(await waitUntil { server.heldPolls == 1 })
+        }
+        // The held poll (1 s and its jitter) ends, and nothing holds the client any more.
+        #expect(await waitUntil { released == nil })
+        #expect(await waitUntil { server.heldPolls == 0 })
+    }
+
     @Test(arguments: [
         (FaultyServer.Fault.status(500, retryAfter: nil), "status"),
         (.truncated, "unreachable"),
