@@ -87,17 +87,10 @@ static inline uint16_t sb_daemon_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
-
 /// The connection's socket, or -1 (a union member of MHD_get_connection_info).
 static inline int sb_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : info->connect_fd;
-}
-
-/// Sets the connection's inactivity timeout in seconds, 0 for none (wraps the variadic
-/// MHD_set_connection_option).
-static inline void sb_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds) {
-    MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
 }
 
 /// A response whose body MHD copies (MHD_create_response_from_buffer_copy does not
