@@ -62,12 +62,16 @@ struct CasesQuotingTests {
         #expect(old.map(\.url) == ["/a", "/b", "/c", "https://[::1]/d", "/e#f", "/g"])
         #expect(old.map(\.expectation) == [.destination("A"), .fallback, .destination("B"), .matched, .destination("C"), .destination("D")])
         #expect(old.map(\.text) == ["/a->A", "/b -> fallback", "/c [platform=ios] -> B", "https://[::1]/d", "/e#f -> C", "/g -> D"])
+        // A quote that does not open a complete JSON string is part of a bare word, as before.
+        let quotes = try ValidationCase.parse(#"/a -> "X"# + "\n" + #""/b -> Y"# + "\n" + #"/c -> "Z"x"# + "\n")
+        #expect(quotes.map(\.url) == ["/a", #""/b"#, "/c"])
+        #expect(quotes.map(\.expectation) == [.destination(#""X"#), .destination("Y"), .destination(#""Z"x"#)])
     }
 
     @Test(arguments: [
         ("/a -> Featured Fairs", "expected one destination after '->', got 'Featured Fairs'"),
         ("/a -> A -> B", "more than one '->'"),
-        (#"/a -> "Open"#, "is not a complete JSON string"),
+        (#"/a -> "Open Fairs"#, "write a destination that is not one word as a JSON string"),
         ("/a b -> A", "expected 'URL' or 'URL -> Destination"),
         ("/a ->", "expected a destination after '->'"),
     ])

@@ -124,21 +124,15 @@ public struct ValidationCase: Sendable, Equatable {
             return (url, context, expectation)
         }
 
-        /// A JSON string, or the scalars up to a space (or `->`, for a URL).
+        /// A JSON string, or the scalars up to a space (or `->`, for a URL). A token that
+        /// starts with a quote but is not a complete JSON string followed by a space, the
+        /// end (or `->`) is read bare, as it was before quoting existed (`/a -> "X` names the
+        /// destination `"X`).
         mutating func token(stopAtArrow: Bool) throws(SyntaxError) -> (String, quoted: Bool)? {
             guard let first = rest.first else { return nil }
-            if first == "\"" {
-                var i = rest.index(after: rest.startIndex)
-                var escaped = false
-                while i < rest.endIndex {
-                    let c = rest[i]
-                    if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { break }
-                    i = rest.index(after: i)
-                }
-                guard i < rest.endIndex, case .string(let value)? = try? JSONParser.parse(Array(String(rest[...i]).utf8)) else {
-                    throw SyntaxError(line: line, message: "\(String(rest.prefix(40))) is not a complete JSON string")
-                }
-                rest = rest[rest.index(after: i)...]
+            if first == "\"", let (value, after) = Self.jsonString(rest),
+               after == rest.endIndex || Self.isSpace(rest[after]) || (stopAtArrow && Self.startsWithArrow(rest[after...])) {
+                rest = rest[after...]
                 return (value, true)
             }
             var i = rest.startIndex
@@ -147,6 +141,21 @@ public struct ValidationCase: Sendable, Equatable {
             }
             defer { rest = rest[i...] }
             return (String(rest[..<i]), false)
+        }
+
+        /// The JSON string at the start of `text` and where it ends, if it is one.
+        static func jsonString(_ text: Scalars) -> (String, Scalars.Index)? {
+            var i = text.index(after: text.startIndex)
+            var escaped = false
+            while i < text.endIndex {
+                let c = text[i]
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { break }
+                i = text.index(after: i)
+            }
+            guard i < text.endIndex, case .string(let value)? = try? JSONParser.parse(Array(String(text[...i]).utf8)) else {
+                return nil
+            }
+            return (value, text.index(after: i))
         }
 
         mutating func skipSpaces() {
