@@ -127,6 +127,27 @@ struct ConformanceVectorTests {
         #expect(out.stdout.hasPrefix("{\"format\":\"switchboard-conformance\",\"contract\":1,"))
     }
 
+    /// One ETag, one answer: a server on the file and a server on the canonical manifest
+    /// served of it (what replicas and clients load) serve the same Echo document too.
+    @Test(arguments: tables)
+    func aManifestAndItsCanonicalFormServeTheSameEcho(table: String) async throws {
+        let authored = try String(contentsOf: Subprocess.packageRoot.appendingPathComponent(table), encoding: .utf8)
+        let canonical = try CompiledManifest(json: Array(authored.utf8)).canonicalBytes
+        var bodies: [[UInt8]] = [], etags: [String?] = []
+        for text in [authored, String(decoding: canonical, as: UTF8.self)] {
+            let folder = try ManifestFolder(text)
+            let server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, watch: false))
+            defer { server.stop(gracePeriod: .zero) }
+            let r = try await URLSessionTransport().get(.init(url: "http://127.0.0.1:\(server.port)/v1/manifest?format=echo",
+                                                               headers: [:], timeout: .seconds(10)))
+            #expect(r.status == 200)
+            bodies.append(r.body)
+            etags.append(r.header("ETag"))
+        }
+        #expect(bodies[0] == bodies[1])
+        #expect(etags[0] == etags[1] && etags[0] != nil)
+    }
+
     /// Every byte but the unreserved ones percent-encoded.
     static func queryEncoded(_ text: String) -> String {
         var out = ""

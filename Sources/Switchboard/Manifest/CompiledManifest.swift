@@ -54,10 +54,7 @@ public final class CompiledManifest: Sendable {
     /// diagnostics carry their line and column.
     package init(document: JSONValue, sourceMap: SourceMap?) throws(ManifestError) {
         var decoder = ManifestDecoder()
-        // Decoded in canonical key order, so that a manifest and its canonical form (what
-        // GET /v1/manifest serves, one ETag) answer with the same bytes: declared params and
-        // presentation fields come out of results in key order, not in the file's order.
-        let decoded = decoder.decode(document.sortingKeys())
+        let decoded = decoder.decode(document)
         var diagnostics = decoder.diagnostics
         guard let manifest = decoded else { throw ManifestError(diagnostics: diagnostics) }
         // The structural checks run even after decoding problems, on the routes that

@@ -11,7 +11,7 @@ extension ManifestDecoder {
         var declared: [ParamDeclaration] = []
         if let value {
             if let members = value.objectMembers {
-                for member in members {
+                for member in Self.inKeyOrder(members) {
                     if let d = decodeParam(member.key, member.value, pointer().appending(member.key),
                                            requiredByDefault: boundByEveryExpansion.contains(member.key)) {
                         declared.append(d)
@@ -68,7 +68,7 @@ extension ManifestDecoder {
             warning("unknown-field", pointer().appending("values"), "\"values\" applies to enum params only")
         }
         let required = bool(value["required"], pointer().appending("required")) ?? requiredByDefault
-        let defaultValue = value["default"]
+        let defaultValue = value["default"]?.sortingKeys()
         if let defaultValue, !Self.defaultFits(defaultValue, type) {
             error("invalid-default", pointer().appending("default"), "default \(Self.show(defaultValue)) is not a valid \(type)")
         }

@@ -178,7 +178,7 @@ extension ManifestDecoder {
             error("type-mismatch", pointer(), "\"inject\" must be an object of param names to values")
             return []
         }
-        return members.compactMap { member in
+        return Self.inKeyOrder(members).compactMap { member in
             if let ref = member.value.objectMembers, ref.count == 1, ref[0].key == "param" {
                 guard let source = ref[0].value.stringValue, !source.isEmpty else {
                     error("type-mismatch", pointer().appending(member.key).appending("param"),

@@ -90,7 +90,7 @@ struct ManifestDecoder {
         return Manifest(
             version: version, updatedAt: updatedAt, updatedAtEpoch: updatedAtEpoch, hosts: hosts,
             schemes: schemes.map { $0.lowercased() }, caseSensitive: caseSensitive, fallback: fallback,
-            features: document["features"], messages: document["messages"], routes: routes)
+            features: document["features"]?.sortingKeys(), messages: document["messages"]?.sortingKeys(), routes: routes)
     }
 
     /// How many trie candidates `routes` would compile to, counted on the patterns' text
@@ -183,7 +183,7 @@ struct ManifestDecoder {
                 default: error("invalid-value", pointer().appending("tab"), "\"tab\" must be a non-empty string")
                 }
             }
-            return Presentation(style: style, options: members.filter { $0.key != "style" })
+            return Presentation(style: style, options: Self.inKeyOrder(members.filter { $0.key != "style" }))
         default:
             error("type-mismatch", pointer(), "a presentation is a style name or an object with \"style\", not \(value.kindDescription)")
             return nil
@@ -191,6 +191,15 @@ struct ManifestDecoder {
     }
 
     private static let styleList = Presentation.Style.allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// Members in key order, their values too: what a result or the Echo document shows of
+    /// the manifest (declared params, `inject`, presentation fields, defaults, features)
+    /// comes out in the canonical manifest's order, not the file's, so that a manifest and
+    /// its canonical form (what `GET /v1/manifest` serves, one ETag) answer with the same
+    /// bytes.
+    static func inKeyOrder(_ members: [JSONValue.Member]) -> [JSONValue.Member] {
+        members.map { JSONValue.Member($0.key, $0.value.sortingKeys()) }.sorted { JSONWriter.keyOrder($0.key, $1.key) }
+    }
 
     // MARK: - Typed accessors that record what is wrong
 

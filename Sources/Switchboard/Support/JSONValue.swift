@@ -74,14 +74,38 @@ extension JSONValue {
 
 extension JSONValue {
     /// The value with every object's members in key order (as canonical JSON writes them).
-    func sortingKeys() -> JSONValue {
+    /// Only what is out of order is rebuilt: a document already in key order (a canonical
+    /// manifest, what clients load) is walked once and nothing is copied.
+    func sortingKeys() -> JSONValue { reordered() ?? self }
+
+    /// The value in key order, or nil when it already is.
+    private func reordered() -> JSONValue? {
         switch self {
         case .object(let members):
-            return .object(members.map { .init($0.key, $0.value.sortingKeys()) }.sorted { JSONWriter.keyOrder($0.key, $1.key) })
+            var rebuilt: [Member]? = nil
+            for (i, member) in members.enumerated() {
+                guard let value = member.value.reordered() else { continue }
+                if rebuilt == nil { rebuilt = members }
+                rebuilt![i] = Member(member.key, value)
+            }
+            let ordered = rebuilt ?? members
+            var inOrder = true
+            for i in ordered.indices.dropFirst() where !JSONWriter.keyOrder(ordered[i - 1].key, ordered[i].key) {
+                inOrder = false
+                break
+            }
+            if inOrder { return rebuilt.map { .object($0) } }
+            return .object(ordered.sorted { JSONWriter.keyOrder($0.key, $1.key) })
         case .array(let items):
-            return .array(items.map { $0.sortingKeys() })
+            var rebuilt: [JSONValue]? = nil
+            for (i, item) in items.enumerated() {
+                guard let value = item.reordered() else { continue }
+                if rebuilt == nil { rebuilt = items }
+                rebuilt![i] = value
+            }
+            return rebuilt.map { .array($0) }
         default:
-            return self
+            return nil
         }
     }
 }
