@@ -218,20 +218,20 @@ public final class SwitchboardClient: Sendable {
         let request = TransportRequest(url: url, headers: headers, timeout: policy.timeout(held: held))
         let started = ContinuousClock.now
         let response = try await send(request)
-        // A poll the server held answers after `wait`; one that came back much sooner was
-        // not held (a proxy that dropped Prefer, say), and asking again at once would spin.
-        let wasHeld = held && UpdatePolicy.appliedWait(response.header("Preference-Applied"))
-            && (response.status == 200 || ContinuousClock.now - started >= .seconds(policy.wait) / 2)
-        let next = wasHeld ? Duration.zero : policy.interval(cacheControl: response.header("Cache-Control"))
+        let interval = policy.interval(cacheControl: response.header("Cache-Control"))
         switch response.status {
         case 304:
-            return next
+            // A poll the server held answers after `wait`: ask again at once. One that came
+            // back much sooner was not held (a proxy that dropped Prefer, say), and asking
+            // again at once would spin.
+            let wasHeld = held && UpdatePolicy.appliedWait(response.header("Preference-Applied"))
+                && ContinuousClock.now - started >= .seconds(policy.wait) / 2
+            return wasHeld ? .zero : interval
         case 200:
             // A new manifest: ask again at once, now held on its ETag (a server that does not
             // hold answers 304 at once, and the interval applies from then). A 200 naming the
             // manifest in use is no news: never ask again at once for it.
-            let adopted = try adopt(response, replacing: known)
-            return adopted && policy.wait > 0 ? .zero : policy.interval(cacheControl: response.header("Cache-Control"))
+            return try adopt(response, replacing: known) && policy.wait > 0 ? .zero : interval
         case 429, 503:
             throw ClientFailure(.status, "the server answered \(response.status)", status: response.status,
                                 retryAfter: UpdatePolicy.retryAfter(response.header("Retry-After")))
