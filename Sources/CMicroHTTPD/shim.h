@@ -100,13 +100,15 @@ static inline struct MHD_Response *sb_response_copy(size_t size, const void *dat
 }
 
 /// What one pass over a request's headers finds: the field count, their size as
-/// "Name: value\r\n" lines, and how often the framing headers occur (0.9.75 accepts
-/// duplicate Content-Length headers, which smuggling relies on).
+/// "Name: value\r\n" lines, how often the framing headers occur (0.9.75 accepts
+/// duplicate Content-Length headers, which smuggling relies on) and their first values.
 struct sb_header_scan {
     unsigned int fields;
     size_t bytes;
     unsigned int content_lengths;
     unsigned int transfer_encodings;
+    const char *content_length;
+    const char *transfer_encoding;
 };
 
 static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
@@ -115,18 +117,52 @@ static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kin
     if (key == NULL) return MHD_YES;
     scan->fields += 1;
     scan->bytes += strlen(key) + (value == NULL ? 0 : strlen(value)) + 4;
-    if (strcasecmp(key, "Content-Length") == 0) scan->content_lengths += 1;
-    if (strcasecmp(key, "Transfer-Encoding") == 0) scan->transfer_encodings += 1;
+    if (strcasecmp(key, "Content-Length") == 0) {
+        if (scan->content_lengths++ == 0) scan->content_length = value == NULL ? "" : value;
+    } else if (strcasecmp(key, "Transfer-Encoding") == 0) {
+        if (scan->transfer_encodings++ == 0) scan->transfer_encoding = value == NULL ? "" : value;
+    }
     return MHD_YES;
 }
 
 static inline struct sb_header_scan sb_scan_headers(struct MHD_Connection *connection) {
-    struct sb_header_scan scan = { 0, 0, 0, 0 };
+    struct sb_header_scan scan = { 0, 0, 0, 0, NULL, NULL };
     MHD_get_connection_values(connection, MHD_HEADER_KIND, sb_scan_iterator, &scan);
     return scan;
 }
 
-/// Hands freed heap pages back to the kernel (glibc keeps them otherwise).
+/// The values of the headers named in `names`, found in one pass over the request's
+/// headers (one lookup per name costs a pass each): `values[i]` is the first value of
+/// `names[i]`, as MHD_lookup_connection_value would give it, or NULL.
+struct sb_header_values {
+    const char *const *names;
+    const char **values;
+    unsigned int count;
+    unsigned int found;
+};
+
+static inline enum MHD_Result sb_values_iterator(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+    (void)kind;
+    struct sb_header_values *wanted = (struct sb_header_values *)cls;
+    if (key == NULL) return MHD_YES;
+    for (unsigned int i = 0; i < wanted->count; i++) {
+        if (wanted->values[i] == NULL && strcasecmp(key, wanted->names[i]) == 0) {
+            wanted->values[i] = value == NULL ? "" : value;
+            wanted->found += 1;
+            break;
+        }
+    }
+    return wanted->found == wanted->count ? MHD_NO : MHD_YES;
+}
+
+/// Fills `values` (`count` entries) and returns how many were found.
+static inline unsigned int sb_header_values(struct MHD_Connection *connection, const char *const *names,
+                                            const char **values, unsigned int count) {
+    struct sb_header_values wanted = { names, values, count, 0 };
+    for (unsigned int i = 0; i < count; i++) values[i] = NULL;
+    if (count > 0) MHD_get_connection_values(connection, MHD_HEADER_KIND, sb_values_iterator, &wanted);
+    return wanted.found;
+}
 
 /// Writes a whole response straight to the connection's socket and half-closes it.
 /// 0.9.75 refuses MHD_queue_response while a body is being received, so a request

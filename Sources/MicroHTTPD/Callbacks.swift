@@ -57,7 +57,6 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
     }
     let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
     let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
-    let limits = context.configuration
 
     if let held = state.held {
         // Resumed: the request was woken, timed out, lost its client or the daemon stops.
@@ -70,13 +69,13 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
         // Framing checks on the headers, before any body is read: answered at once,
         // and the connection closes, which is what a smuggling attempt deserves.
         let headers = sb_scan_headers(connection)
-        if headers.fields > limits.maxHeaderFields {
+        if headers.fields > context.configuration.maxHeaderFields {
             return queue(connection, problem(431, "Request Header Fields Too Large",
-                                             "more than \(limits.maxHeaderFields) header fields"))
+                                             "more than \(context.configuration.maxHeaderFields) header fields"))
         }
-        if headers.bytes > limits.maxHeaderBytes {
+        if headers.bytes > context.configuration.maxHeaderBytes {
             return queue(connection, problem(431, "Request Header Fields Too Large",
-                                             "the header fields are larger than \(limits.maxHeaderBytes) bytes"))
+                                             "the header fields are larger than \(context.configuration.maxHeaderBytes) bytes"))
         }
         let lengths = headers.content_lengths
         if lengths > 1 || (lengths == 1 && headers.transfer_encodings > 0) {
@@ -84,9 +83,8 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
         }
         // RFC 9112 6.1: a request whose transfer coding is not chunked has no knowable
         // length; 0.9.75 would wait on it until the inactivity timeout.
-        if headers.transfer_encodings > 0 {
-            let coding = MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding").map { String(cString: $0) }
-            if headers.transfer_encodings > 1 || coding?.lowercased() != "chunked" {
+        if let coding = headers.transfer_encoding {
+            if headers.transfer_encodings > 1 || String(cString: coding).lowercased() != "chunked" {
                 return queue(connection, problem(400, "Bad Request", "the only transfer coding accepted is chunked"))
             }
         }
@@ -95,25 +93,24 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
         // than the target we saw means bytes were hidden behind a NUL.
         if let url, let version, version.pointee != 0 {
             let gap = UnsafeRawPointer(version) - UnsafeRawPointer(url)
-            if gap > state.target.count + 1 && gap < limits.connectionMemoryLimit {
+            if gap > state.target.count + 1 && gap < context.configuration.connectionMemoryLimit {
                 return queue(connection, problem(400, "Bad Request", "NUL byte in the request target"))
             }
         }
-        if state.target.count > limits.maxTargetLength {
-            return queue(connection, problem(414, "URI Too Long", "the request target is longer than \(limits.maxTargetLength) bytes"))
+        if state.target.count > context.configuration.maxTargetLength {
+            return queue(connection, problem(414, "URI Too Long", "the request target is longer than \(context.configuration.maxTargetLength) bytes"))
         }
-        if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-           let length = Int(String(cString: declared)), length > limits.maxBodySize {
-            return queue(connection, problem(413, "Content Too Large", "the body is larger than \(limits.maxBodySize) bytes"))
+        if let declared = headers.content_length, let length = Int(String(cString: declared)), length > context.configuration.maxBodySize {
+            return queue(connection, problem(413, "Content Too Large", "the body is larger than \(context.configuration.maxBodySize) bytes"))
         }
         return .YES
     }
 
     let size = uploadDataSize.pointee
     if size > 0 {
-        if ContinuousClock.now - state.began > .seconds(limits.bodyDeadlineSeconds) {
+        if ContinuousClock.now - state.began > .seconds(context.configuration.bodyDeadlineSeconds) {
             // Too late to queue a response mid-body: write it to the socket, then close.
-            let body = problemJSON(408, "Request Timeout", "the body did not arrive within \(limits.bodyDeadlineSeconds) seconds")
+            let body = problemJSON(408, "Request Timeout", "the body did not arrive within \(context.configuration.bodyDeadlineSeconds) seconds")
             _ = body.withUnsafeBytes { bytes in
                 sb_send_final_response(connection, "408 Request Timeout", "application/problem+json",
                                        bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
@@ -121,7 +118,7 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
             return .NO
         }
         if let uploadData, !state.bodyTooLarge {
-            if state.body.count + size > limits.maxBodySize {
+            if state.body.count + size > context.configuration.maxBodySize {
                 state.bodyTooLarge = true
                 state.body = []
             } else {
@@ -132,18 +129,27 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
         return .YES
     }
     if state.bodyTooLarge {
-        return queue(connection, problem(413, "Content Too Large", "the body is larger than \(limits.maxBodySize) bytes"))
+        return queue(connection, problem(413, "Content Too Large", "the body is larger than \(context.configuration.maxBodySize) bytes"))
     }
 
-    var values: [String?] = []
-    values.reserveCapacity(context.headerNames.count)
-    for name in context.headerNamesC {
-        let value = name.withUnsafeBufferPointer { MHD_lookup_connection_value(connection, .HEADER_KIND, $0.baseAddress) }
-        values.append(value.map { String(cString: $0) })
+    // The headers the handler reads, in one pass; values only when any is present.
+    let wanted = context.headerNames.count
+    let values = withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(1, wanted)) { found -> [String?] in
+        guard sb_header_values(connection, context.headerNamesC, found.baseAddress, UInt32(wanted)) > 0 else { return [] }
+        return found.prefix(wanted).map { $0.map { String(cString: $0) } }
     }
-    let request = HTTPRequest(method: String(cString: method), target: state.target, body: state.body,
+    let request = HTTPRequest(method: methodName(method), target: state.target, body: state.body,
                               headerNames: context.headerNames, headerValues: values)
     return queue(connection, context.handler.handle(request), context: context, state: state)
+}
+
+/// The request method as a String; the common ones without reading or allocating.
+func methodName(_ method: UnsafePointer<CChar>) -> String {
+    func equals(_ name: StaticString) -> Bool { strcmp(method, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0 }
+    if equals("GET") { return "GET" }
+    if equals("HEAD") { return "HEAD" }
+    if equals("POST") { return "POST" }
+    return String(cString: method)
 }
 
 /// A small problem+json response for errors found before the handler runs.

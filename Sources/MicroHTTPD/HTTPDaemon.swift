@@ -168,8 +168,9 @@ public final class HTTPDaemon: Sendable {
 final class DaemonContext: Sendable {
     let configuration: HTTPDaemon.Configuration
     let headerNames: [String]
-    /// The same names NUL-terminated, so looking them up converts nothing per request.
-    let headerNamesC: [[CChar]]
+    /// The same names as a C array of C strings, for `sb_header_values`; allocated in
+    /// `init`, never written after it, freed in `deinit`.
+    nonisolated(unsafe) let headerNamesC: UnsafeMutablePointer<UnsafePointer<CChar>?>
     let handler: any HTTPHandler
     /// Requests between their request line and their completion (held ones and streams
     /// included).
@@ -181,9 +182,15 @@ final class DaemonContext: Sendable {
     init(configuration: HTTPDaemon.Configuration, headerNames: [String], handler: any HTTPHandler, holdLoop: HoldLoop) {
         self.configuration = configuration
         self.headerNames = headerNames
-        self.headerNamesC = headerNames.map { Array($0.utf8CString) }
+        headerNamesC = .allocate(capacity: max(1, headerNames.count))
+        for (i, name) in headerNames.enumerated() { headerNamesC[i] = UnsafePointer(strdup(name)) }
         self.handler = handler
         self.holdLoop = holdLoop
         self.streams = OpenStreams(holdLoop: holdLoop)
+    }
+
+    deinit {
+        for i in headerNames.indices { free(UnsafeMutablePointer(mutating: headerNamesC[i])) }
+        headerNamesC.deallocate()
     }
 }

@@ -8,7 +8,7 @@ public struct HTTPRequest: Sendable {
     /// The body (empty when none), at most ``HTTPDaemon/Configuration/maxBodySize``.
     public let body: [UInt8]
     /// Values of the headers named in ``HTTPDaemon/Configuration/requestHeaders``,
-    /// in that order.
+    /// in that order; empty when the request has none of them (nothing allocated).
     let headerValues: [String?]
     let headerNames: [String]
 
@@ -22,7 +22,9 @@ public struct HTTPRequest: Sendable {
 
     /// The value of a header listed in the daemon's configuration (case-insensitive).
     public func header(_ name: String) -> String? {
-        for (k, n) in headerNames.enumerated() where Self.equalsIgnoringASCIICase(n, name) { return headerValues[k] }
+        for (k, n) in headerNames.enumerated() where Self.equalsIgnoringASCIICase(n, name) {
+            return k < headerValues.count ? headerValues[k] : nil
+        }
         return nil
     }
 
