@@ -107,7 +107,7 @@ public final class EventStream: Sendable {
             registry.remove(self)
             return nil
         }
-        for (name, value) in headers where MHD_add_response_header(response, name, value) != .YES {
+        guard addHeaders(headers, to: response) else {
             MHD_destroy_response(response)
             return nil
         }
