@@ -1,77 +1,84 @@
 import RouteMatching
 
-/// A request's query string decoded as `application/x-www-form-urlencoded`, exactly
-/// once: `+` is a space, `%XX` a byte. Values stay bytes (a `url=` value is handed to
-/// the engine, which checks its own encoding).
+/// A request's query string read as `application/x-www-form-urlencoded`, exactly once:
+/// `+` is a space, `%XX` a byte. Values stay bytes (a `url=` value is handed to the
+/// engine, which checks its own encoding).
+///
+/// Items are read in one pass as they are asked for (``Items``), with nothing allocated
+/// unless a key itself is encoded; `init` collects them for endpoints that look a key up.
 struct QueryString {
     /// Why a query cannot be read.
     enum Problem: Error, Equatable {
         case invalidPercentEncoding
     }
 
-    /// An item as positions in ``raw``: no copies, no references to count per item.
+    /// An item: its key decoded, its value as sent (decode it with ``decode(_:)``).
     struct Item {
-        let key: Range<Int>
-        let value: Range<Int>
-        /// The key decoded, when it held `%` or `+`.
-        let decodedKey: [UInt8]?
+        let key: ArraySlice<UInt8>
+        let rawValue: ArraySlice<UInt8>
     }
 
-    let raw: ArraySlice<UInt8>
-    private(set) var items: [Item] = []
+    /// The items of a query, in order: split at `&`, keys at the first `=`, empty keys
+    /// skipped, every `%` checked to start a `%XX` escape (a malformed one anywhere
+    /// refuses the query: reading every item finds it).
+    struct Items {
+        private let raw: ArraySlice<UInt8>
+        private var start: Int
 
-    /// The item's key, decoded.
-    func key(_ item: Item) -> ArraySlice<UInt8> { item.decodedKey?[...] ?? raw[item.key] }
-
-    /// The item's value as sent (decode it with ``decode(_:)``).
-    func rawValue(_ item: Item) -> ArraySlice<UInt8> { raw[item.value] }
-
-    init(_ raw: ArraySlice<UInt8>) throws(Problem) {
-        self.raw = raw
-        // Room for every item up front (one allocation, not one per doubling).
-        var separators = 0
-        for b in raw { separators &+= b == UInt8(ascii: "&") ? 1 : 0 }
-        items.reserveCapacity(separators + 1)
-        // One pass: items split at `&`, keys at the first `=`, every `%` checked to
-        // start a `%XX` escape (a malformed one anywhere refuses the whole query).
-        var start = raw.startIndex
-        var eq: Int? = nil
-        var keyNeedsDecoding = false
-        var i = raw.startIndex
-        while i <= raw.endIndex {
-            let b = i < raw.endIndex ? raw[i] : UInt8(ascii: "&")
-            switch b {
-            case UInt8(ascii: "&"):
-                let keyEnd = eq ?? i
-                if keyEnd > start {
-                    let value = eq.map { ($0 + 1)..<i } ?? i..<i
-                    let decodedKey = keyNeedsDecoding ? try Self.decode(raw[start..<keyEnd]) : nil
-                    items.append(Item(key: start..<keyEnd, value: value, decodedKey: decodedKey))
-                }
-                start = i + 1
-                eq = nil
-                keyNeedsDecoding = false
-            case UInt8(ascii: "="):
-                if eq == nil { eq = i }
-            case UInt8(ascii: "%"):
-                guard i + 2 < raw.endIndex, PercentDecoding.hexValue(raw[i + 1]) != nil,
-                      PercentDecoding.hexValue(raw[i + 2]) != nil else { throw .invalidPercentEncoding }
-                if eq == nil { keyNeedsDecoding = true }
-                i += 2
-            case UInt8(ascii: "+"):
-                if eq == nil { keyNeedsDecoding = true }
-            default:
-                break
-            }
-            i += 1
+        init(_ raw: ArraySlice<UInt8>) {
+            self.raw = raw
+            start = raw.startIndex
         }
+
+        mutating func next() throws(Problem) -> Item? {
+            while start < raw.endIndex {
+                var eq: Int? = nil
+                var keyNeedsDecoding = false
+                var i = start
+                scan: while i < raw.endIndex {
+                    switch raw[i] {
+                    case UInt8(ascii: "&"):
+                        break scan
+                    case UInt8(ascii: "="):
+                        if eq == nil { eq = i }
+                    case UInt8(ascii: "%"):
+                        guard i + 2 < raw.endIndex, PercentDecoding.hexValue(raw[i + 1]) != nil,
+                              PercentDecoding.hexValue(raw[i + 2]) != nil else { throw .invalidPercentEncoding }
+                        if eq == nil { keyNeedsDecoding = true }
+                        i += 2
+                    case UInt8(ascii: "+"):
+                        if eq == nil { keyNeedsDecoding = true }
+                    default:
+                        break
+                    }
+                    i += 1
+                }
+                let itemStart = start
+                start = i + 1
+                let keyEnd = eq ?? i
+                guard keyEnd > itemStart else { continue }
+                let key = keyNeedsDecoding ? try QueryString.decode(raw[itemStart..<keyEnd])[...] : raw[itemStart..<keyEnd]
+                return Item(key: key, rawValue: raw[(eq.map { $0 + 1 } ?? i)..<i])
+            }
+            return nil
+        }
+    }
+
+    let items: [Item]
+
+    /// Every item, read at once.
+    init(_ raw: ArraySlice<UInt8>) throws(Problem) {
+        var all: [Item] = []
+        var reader = Items(raw)
+        while let item = try reader.next() { all.append(item) }
+        items = all
     }
 
     /// Every value of `key`, decoded.
     func values(_ key: String) -> [[UInt8]] {
         var out: [[UInt8]] = []
-        for item in items where self.key(item).elementsEqual(key.utf8) {
-            if let value = try? Self.decode(rawValue(item)) { out.append(value) }
+        for item in items where item.key.elementsEqual(key.utf8) {
+            if let value = try? Self.decode(item.rawValue) { out.append(value) }
         }
         return out
     }
@@ -83,23 +90,23 @@ struct QueryString {
 
     /// Decodes, and says whether the result holds a NUL byte.
     static func decode(_ bytes: ArraySlice<UInt8>, containsNUL: inout Bool) throws(Problem) -> [UInt8] {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
         var nul = false
-        let decoded = try [UInt8](capacity: bytes.count) { (out: inout OutputSpan<UInt8>) throws(Problem) in
-            var i = bytes.startIndex
-            while i < bytes.endIndex {
-                var b = bytes[i]
-                if b == UInt8(ascii: "%") {
-                    guard i + 2 < bytes.endIndex, let hi = PercentDecoding.hexValue(bytes[i + 1]),
-                          let lo = PercentDecoding.hexValue(bytes[i + 2]) else { throw .invalidPercentEncoding }
-                    b = hi << 4 | lo
-                    i += 3
-                } else {
-                    if b == UInt8(ascii: "+") { b = UInt8(ascii: " ") }
-                    i += 1
-                }
-                nul = nul || b == 0
-                out.append(b)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            var b = bytes[i]
+            if b == UInt8(ascii: "%") {
+                guard i + 2 < bytes.endIndex, let hi = PercentDecoding.hexValue(bytes[i + 1]),
+                      let lo = PercentDecoding.hexValue(bytes[i + 2]) else { throw .invalidPercentEncoding }
+                b = hi << 4 | lo
+                i += 3
+            } else {
+                if b == UInt8(ascii: "+") { b = UInt8(ascii: " ") }
+                i += 1
             }
+            nul = nul || b == 0
+            decoded.append(b)
         }
         containsNUL = nul
         return decoded

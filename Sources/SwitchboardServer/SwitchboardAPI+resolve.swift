@@ -32,25 +32,20 @@ extension SwitchboardAPI {
     /// exactly once, `platform`, `idiom` and `appVersion` at most once, `explain` (the
     /// last one counts); other keys are ignored.
     static func parameters(_ raw: ArraySlice<UInt8>) throws(Problem) -> ResolveParameters {
-        let query: QueryString
-        do {
-            query = try QueryString(raw)
-        } catch {
-            throw .badRequest("malformed query string: invalid percent-encoding")
-        }
         var url: ArraySlice<UInt8>? = nil
         var urls = 0
         var explain: ArraySlice<UInt8>? = nil
         var context = ResolveContext()
-        for item in query.items {
-            let key = query.key(item)
+        var items = QueryString.Items(raw)
+        while let item = try Self.next(&items) {
+            let key = item.key
             if Self.equals(key, "url") {
                 urls += 1
-                url = query.rawValue(item)
+                url = item.rawValue
             } else if Self.equals(key, "explain") {
-                explain = query.rawValue(item)
+                explain = item.rawValue
             } else if let field = Self.contextField(key) {
-                guard let text = Self.text(query.rawValue(item)) else { throw .badRequest("\(field.rawValue) is not UTF-8") }
+                guard let text = Self.text(item.rawValue) else { throw .badRequest("\(field.rawValue) is not UTF-8") }
                 do {
                     try context.set(field, text)
                 } catch {
@@ -68,6 +63,15 @@ extension SwitchboardAPI {
             return ResolveParameters(url: decoded, context: context, explain: true, near: true)
         }
         return ResolveParameters(url: decoded, context: context, explain: try Self.flag(explain))
+    }
+
+    /// The next item of a query, or the problem of a malformed one.
+    static func next(_ items: inout QueryString.Items) throws(Problem) -> QueryString.Item? {
+        do {
+            return try items.next()
+        } catch {
+            throw .badRequest("malformed query string: invalid percent-encoding")
+        }
     }
 
     /// The context field a query key names, if any (compared as bytes: no String made).
