@@ -101,7 +101,10 @@ static inline struct MHD_Response *sb_response_copy(size_t size, const void *dat
 
 /// What one pass over a request's headers finds: the field count, their size as
 /// "Name: value\r\n" lines, how often the framing headers occur (0.9.75 accepts
-/// duplicate Content-Length headers, which smuggling relies on) and their first values.
+/// duplicate Content-Length headers, which smuggling relies on) and their first values,
+/// and the values of the headers named in `names` (`values[i]` is the first value of
+/// `names[i]`, as MHD_lookup_connection_value would give it, or NULL; a lookup per name
+/// would cost a pass each).
 struct sb_header_scan {
     unsigned int fields;
     size_t bytes;
@@ -109,59 +112,44 @@ struct sb_header_scan {
     unsigned int transfer_encodings;
     const char *content_length;
     const char *transfer_encoding;
-};
-
-static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
-    (void)kind;
-    struct sb_header_scan *scan = (struct sb_header_scan *)cls;
-    if (key == NULL) return MHD_YES;
-    scan->fields += 1;
-    scan->bytes += strlen(key) + (value == NULL ? 0 : strlen(value)) + 4;
-    if (strcasecmp(key, "Content-Length") == 0) {
-        if (scan->content_lengths++ == 0) scan->content_length = value == NULL ? "" : value;
-    } else if (strcasecmp(key, "Transfer-Encoding") == 0) {
-        if (scan->transfer_encodings++ == 0) scan->transfer_encoding = value == NULL ? "" : value;
-    }
-    return MHD_YES;
-}
-
-static inline struct sb_header_scan sb_scan_headers(struct MHD_Connection *connection) {
-    struct sb_header_scan scan = { 0, 0, 0, 0, NULL, NULL };
-    MHD_get_connection_values(connection, MHD_HEADER_KIND, sb_scan_iterator, &scan);
-    return scan;
-}
-
-/// The values of the headers named in `names`, found in one pass over the request's
-/// headers (one lookup per name costs a pass each): `values[i]` is the first value of
-/// `names[i]`, as MHD_lookup_connection_value would give it, or NULL.
-struct sb_header_values {
     const char *const *names;
     const char **values;
     unsigned int count;
     unsigned int found;
 };
 
-static inline enum MHD_Result sb_values_iterator(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
     (void)kind;
-    struct sb_header_values *wanted = (struct sb_header_values *)cls;
+    struct sb_header_scan *scan = (struct sb_header_scan *)cls;
     if (key == NULL) return MHD_YES;
-    for (unsigned int i = 0; i < wanted->count; i++) {
-        if (wanted->values[i] == NULL && strcasecmp(key, wanted->names[i]) == 0) {
-            wanted->values[i] = value == NULL ? "" : value;
-            wanted->found += 1;
+    if (value == NULL) value = "";
+    scan->fields += 1;
+    scan->bytes += strlen(key) + strlen(value) + 4;
+    if (strcasecmp(key, "Content-Length") == 0) {
+        if (scan->content_lengths++ == 0) scan->content_length = value;
+        return MHD_YES;
+    }
+    if (strcasecmp(key, "Transfer-Encoding") == 0) {
+        if (scan->transfer_encodings++ == 0) scan->transfer_encoding = value;
+        return MHD_YES;
+    }
+    for (unsigned int i = 0; i < scan->count; i++) {
+        if (scan->values[i] == NULL && strcasecmp(key, scan->names[i]) == 0) {
+            scan->values[i] = value;
+            scan->found += 1;
             break;
         }
     }
-    return wanted->found == wanted->count ? MHD_NO : MHD_YES;
+    return MHD_YES;
 }
 
-/// Fills `values` (`count` entries) and returns how many were found.
-static inline unsigned int sb_header_values(struct MHD_Connection *connection, const char *const *names,
-                                            const char **values, unsigned int count) {
-    struct sb_header_values wanted = { names, values, count, 0 };
+/// Scans the request's headers once; `values` has room for `count` entries.
+static inline struct sb_header_scan sb_scan_headers(struct MHD_Connection *connection, const char *const *names,
+                                                    const char **values, unsigned int count) {
+    struct sb_header_scan scan = { 0, 0, 0, 0, NULL, NULL, names, values, count, 0 };
     for (unsigned int i = 0; i < count; i++) values[i] = NULL;
-    if (count > 0) MHD_get_connection_values(connection, MHD_HEADER_KIND, sb_values_iterator, &wanted);
-    return wanted.found;
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, sb_scan_iterator, &scan);
+    return scan;
 }
 
 /// Writes a whole response straight to the connection's socket and half-closes it.

@@ -13,6 +13,9 @@ final class RequestState {
     var started = false
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// Values of the headers the handler reads (``HTTPRequest/headerValues``), taken
+    /// with the framing checks.
+    var headerValues: [String?] = []
     /// Set while the request is parked; its answer is queued when libmicrohttpd calls the
     /// access handler again after the resume.
     var held: HeldRequest?
@@ -68,7 +71,12 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
         state.started = true
         // Framing checks on the headers, before any body is read: answered at once,
         // and the connection closes, which is what a smuggling attempt deserves.
-        let headers = sb_scan_headers(connection)
+        let wanted = context.headerNames.count
+        let headers = withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(1, wanted)) { values in
+            let headers = sb_scan_headers(connection, context.headerNamesC, values.baseAddress, UInt32(wanted))
+            if headers.found > 0 { state.headerValues = values.prefix(wanted).map { $0.map { String(cString: $0) } } }
+            return headers
+        }
         if headers.fields > context.configuration.maxHeaderFields {
             return queue(connection, problem(431, "Request Header Fields Too Large",
                                              "more than \(context.configuration.maxHeaderFields) header fields"))
@@ -132,14 +140,8 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
         return queue(connection, problem(413, "Content Too Large", "the body is larger than \(context.configuration.maxBodySize) bytes"))
     }
 
-    // The headers the handler reads, in one pass; values only when any is present.
-    let wanted = context.headerNames.count
-    let values = withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(1, wanted)) { found -> [String?] in
-        guard sb_header_values(connection, context.headerNamesC, found.baseAddress, UInt32(wanted)) > 0 else { return [] }
-        return found.prefix(wanted).map { $0.map { String(cString: $0) } }
-    }
     let request = HTTPRequest(method: methodName(method), target: state.target, body: state.body,
-                              headerNames: context.headerNames, headerValues: values)
+                              headerNames: context.headerNames, headerValues: state.headerValues)
     return queue(connection, context.handler.handle(request), context: context, state: state)
 }
 

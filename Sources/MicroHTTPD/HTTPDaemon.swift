@@ -168,7 +168,7 @@ public final class HTTPDaemon: Sendable {
 final class DaemonContext: Sendable {
     let configuration: HTTPDaemon.Configuration
     let headerNames: [String]
-    /// The same names as a C array of C strings, for `sb_header_values`; allocated in
+    /// The same names as a C array of C strings, for `sb_scan_headers`; allocated in
     /// `init`, never written after it, freed in `deinit`.
     nonisolated(unsafe) let headerNamesC: UnsafeMutablePointer<UnsafePointer<CChar>?>
     let handler: any HTTPHandler

@@ -22,17 +22,22 @@ public struct HTTPRequest: Sendable {
 
     /// The value of a header listed in the daemon's configuration (case-insensitive).
     public func header(_ name: String) -> String? {
-        for (k, n) in headerNames.enumerated() where Self.equalsIgnoringASCIICase(n, name) {
-            return k < headerValues.count ? headerValues[k] : nil
-        }
+        guard !headerValues.isEmpty else { return nil }
+        for k in headerNames.indices where Self.equalsIgnoringASCIICase(headerNames[k], name) { return headerValues[k] }
         return nil
+    }
+
+    /// The value of the header at `index` in ``HTTPDaemon/Configuration/requestHeaders``:
+    /// what ``header(_:)`` finds, without comparing names.
+    public func header(at index: Int) -> String? {
+        index < headerValues.count ? headerValues[index] : nil
     }
 
     /// Header names compare ASCII letters without case (RFC 9110 5.1), and without
     /// building a lowercased copy per lookup.
     static func equalsIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
         let x = a.utf8.span, y = b.utf8.span
-        guard x.count == y.count else { return false }
         for i in 0..<x.count where x[i] != y[i] {
             let lower = x[i] | 0x20
             guard lower == y[i] | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }

@@ -19,11 +19,11 @@ extension SwitchboardAPI {
             return Problem.badRequest("malformed query string: invalid percent-encoding").response
         }
         let etag = echo ? served.echoETag : served.compiled.etag
-        let gzip = Self.acceptsGzip(request.header("Accept-Encoding"))
-        if let ifNoneMatch = request.header("If-None-Match") {
+        let gzip = Self.acceptsGzip(request.header(.acceptEncoding))
+        if let ifNoneMatch = request.header(.ifNoneMatch) {
             if Self.matches(ifNoneMatch, etag) {
                 // SPEC §6: a blocking poll, held until another manifest is in service.
-                if let wait = LiveUpdates.preferredWait(request.header("Prefer")) {
+                if let wait = LiveUpdates.preferredWait(request.header(.prefer)) {
                     let metrics = self.metrics, method = request.method
                     return store.live.hold(seen: served, echo: echo, gzip: gzip, wait: wait) { status in
                         metrics.record(endpoint: .manifest, method: method, status: status, seconds: 0)
@@ -31,7 +31,7 @@ extension SwitchboardAPI {
                 }
                 return HTTPResponse(status: 304, prepared: echo ? served.echoNotModified : served.manifestNotModified)
             }
-        } else if let since = request.header("If-Modified-Since"), let lastModified = served.compiled.manifest.updatedAtEpoch,
+        } else if let since = request.header(.ifModifiedSince), let lastModified = served.compiled.manifest.updatedAtEpoch,
                   let date = HTTPDate.parse(since), lastModified <= date {
             return HTTPResponse(status: 304, prepared: echo ? served.echoNotModified : served.manifestNotModified)
         }

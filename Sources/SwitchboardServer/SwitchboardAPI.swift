@@ -6,8 +6,24 @@ import Switchboard
 /// The HTTP API of SPEC §3: routes each request to its endpoint, answers from the
 /// manifest in service, and counts it.
 final class SwitchboardAPI: HTTPHandler {
-    /// Request headers the endpoints read.
-    static let requestHeaders = ["If-None-Match", "If-Modified-Since", "Accept-Encoding", "Prefer", "Last-Event-ID"]
+    /// Request headers the endpoints read, each read by its place in ``requestHeaders``
+    /// (no name compared per request).
+    enum RequestHeader: Int, CaseIterable {
+        case ifNoneMatch, ifModifiedSince, acceptEncoding, prefer, lastEventID
+
+        var name: String {
+            switch self {
+            case .ifNoneMatch: "If-None-Match"
+            case .ifModifiedSince: "If-Modified-Since"
+            case .acceptEncoding: "Accept-Encoding"
+            case .prefer: "Prefer"
+            case .lastEventID: "Last-Event-ID"
+            }
+        }
+    }
+
+    /// The names the daemon copies into each request, in ``RequestHeader`` order.
+    static let requestHeaders = RequestHeader.allCases.map(\.name)
     /// At most this many URLs in one `POST /v1/resolve`.
     static let maxBatchURLs = 10_000
 
@@ -40,7 +56,7 @@ final class SwitchboardAPI: HTTPHandler {
             (api.manifest(request), .none)
         }),
         (Array("/v1/events".utf8), Endpoint(metric: .events, methods: ["GET"]) { api, request in
-            (api.store.live.subscribe(lastEventID: request.header("Last-Event-ID")), .none)
+            (api.store.live.subscribe(lastEventID: request.header(.lastEventID)), .none)
         }),
         (Array("/healthz".utf8), Endpoint(metric: .healthz, methods: ["GET", "HEAD"]) { _, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"status":"ok"}"#.utf8)), .none)
@@ -121,4 +137,9 @@ final class SwitchboardAPI: HTTPHandler {
         ])
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body.serialized())
     }
+}
+
+extension HTTPRequest {
+    /// The value of one of the headers the API reads.
+    func header(_ header: SwitchboardAPI.RequestHeader) -> String? { self.header(at: header.rawValue) }
 }
