@@ -1,23 +1,36 @@
-/* The C reference for .ci/bench-http --reference: libmicrohttpd with the daemon options
- * Switchboard starts with (one internal epoll thread, the same limits), answering every
- * request with a fixed 222-byte JSON body queued on the second call of the handler, as
- * Switchboard does. What it serves per second is the ceiling of this machine for any
- * libmicrohttpd server. Build: cc -O2 -o ref .ci/reference-server.c -lmicrohttpd */
+/* The C reference for .ci/bench-http: libmicrohttpd with the daemon options Switchboard
+ * starts with (one internal epoll thread, the same limits), doing what libmicrohttpd must
+ * do for Switchboard's two commonest requests and nothing else:
+ *   - any request with If-None-Match: 304 with Switchboard's headers (ETag,
+ *     X-Manifest-Version, Cache-Control, Vary, Last-Modified), a response made once and
+ *     queued each time, as Switchboard queues its prepared 304;
+ *   - any other: a fixed 290-byte JSON body (the length of a resolve answer), copied into
+ *     a new response with its Content-Type, as Switchboard answers a resolve.
+ * Both are queued on the second call of the handler, as Switchboard does. What it serves
+ * per second is this machine's ceiling for any libmicrohttpd server, and its instructions
+ * per request (callgrind) the floor a Switchboard request is measured against.
+ * Build: cc -O2 -o ref .ci/reference-server.c -lmicrohttpd; run: ref PORT */
 #include <microhttpd.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static const char body[] =
     "{\"url\":\"/artist/banksy\",\"status\":\"matched\",\"route\":{\"name\":\"artist\",\"pattern\":"
-    "\"/artist/:id\"},\"destination\":\"Artist\",\"params\":{\"id\":\"banksy\"},\"presentation\":"
-    "{\"style\":\"push\"},\"manifest\":{\"version\":1,\"etag\":\"sha256-0\"}}";
+    "\"/artist/:id(/:tab)\"},\"destination\":\"Artist\",\"params\":{\"id\":\"banksy\"},\"presentation\":"
+    "{\"style\":\"push\"},\"manifest\":{\"version\":1,\"etag\":\"\\\"sha256-a018735c9922f1c1a13c4fb899213adf"
+    "3eab075f7702bb601d2638a4724d5d72\\\"\"}}";
+
+static struct MHD_Response *not_modified;
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
                               const char *version, const char *upload, size_t *upload_size, void **state) {
     static int seen;
     (void)cls; (void)url; (void)method; (void)version; (void)upload; (void)upload_size;
     if (*state != &seen) { *state = &seen; return MHD_YES; }
+    if (MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "If-None-Match") != NULL)
+        return MHD_queue_response(connection, 304, not_modified);
     struct MHD_Response *response = MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_MUST_COPY);
     MHD_add_response_header(response, "Content-Type", "application/json");
     enum MHD_Result result = MHD_queue_response(connection, 200, response);
@@ -25,13 +38,27 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
     return result;
 }
 
+static volatile sig_atomic_t stopping;
+static void stop(int signal) { (void)signal; stopping = 1; }
+
 int main(int argc, char **argv) {
     unsigned short port = argc > 1 ? (unsigned short)atoi(argv[1]) : 18383;
+    not_modified = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    MHD_add_response_header(not_modified, "ETag", "\"sha256-a018735c9922f1c1a13c4fb899213adf3eab075f7702bb601d2638a4724d5d72\"");
+    MHD_add_response_header(not_modified, "X-Manifest-Version", "1");
+    MHD_add_response_header(not_modified, "Cache-Control", "public, max-age=60");
+    MHD_add_response_header(not_modified, "Vary", "Accept-Encoding");
+    MHD_add_response_header(not_modified, "Last-Modified", "Fri, 20 Nov 2026 10:00:00 GMT");
     struct MHD_Daemon *daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME, port, NULL, NULL, handle, NULL,
         MHD_OPTION_THREAD_POOL_SIZE, 1, MHD_OPTION_CONNECTION_LIMIT, 65536, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256,
         MHD_OPTION_CONNECTION_TIMEOUT, 15, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 << 10),
         MHD_OPTION_STRICT_FOR_CLIENT, 1, MHD_OPTION_END);
     if (daemon == NULL) return 1;
-    for (;;) pause();
+    // SIGTERM stops the daemon and returns from main, so callgrind writes its counts.
+    signal(SIGTERM, stop);
+    while (!stopping) pause();
+    MHD_stop_daemon(daemon);
+    MHD_destroy_response(not_modified);
+    return 0;
 }
