@@ -46,7 +46,7 @@ final class ExplorerAssets: Sendable {
     /// The explorer's path for a request path: `/` or under `/ui/`; nil for the API's.
     static func path(_ path: ArraySlice<UInt8>) -> String? {
         if path.count == 1 && path.first == UInt8(ascii: "/") { return "/" }
-        guard path.starts(with: Array("/ui/".utf8)) else { return nil }
+        guard path.starts(with: "/ui/".utf8) else { return nil }
         return String(decoding: path, as: UTF8.self)
     }
 

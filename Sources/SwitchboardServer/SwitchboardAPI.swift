@@ -86,7 +86,17 @@ final class SwitchboardAPI: HTTPHandler {
         var metric = Metrics.Endpoint.other
         var outcomes = OutcomeCounts.none
         let response: HTTPResponse
-        if let explorer, let asset = ExplorerAssets.path(path) {
+        if let match = Self.endpoints.first(where: { $0.path.count == path.count && $0.path.elementsEqual(path) })?.endpoint {
+            metric = match.metric
+            if match.methods.contains(request.method) {
+                (response, outcomes) = match.handle(self, request)
+            } else {
+                var problem = Problem(status: 405, title: "Method Not Allowed",
+                                      detail: "\(request.method) is not allowed here; use \(match.methods.joined(separator: ", "))")
+                problem.headers = [("Allow", match.methods.joined(separator: ", "))]
+                response = problem.response
+            }
+        } else if let explorer, let asset = ExplorerAssets.path(path) {
             metric = .explorer
             if request.method == "GET" || request.method == "HEAD", let answer = explorer.response(asset, request) {
                 response = answer
@@ -96,16 +106,6 @@ final class SwitchboardAPI: HTTPHandler {
                 response = problem.response
             } else {
                 response = Problem(status: 404, title: "Not Found", detail: "no explorer file at \(asset)").response
-            }
-        } else if let match = Self.endpoints.first(where: { $0.path.count == path.count && $0.path.elementsEqual(path) })?.endpoint {
-            metric = match.metric
-            if match.methods.contains(request.method) {
-                (response, outcomes) = match.handle(self, request)
-            } else {
-                var problem = Problem(status: 405, title: "Method Not Allowed",
-                                      detail: "\(request.method) is not allowed here; use \(match.methods.joined(separator: ", "))")
-                problem.headers = [("Allow", match.methods.joined(separator: ", "))]
-                response = problem.response
             }
         } else {
             response = Problem(status: 404, title: "Not Found",
