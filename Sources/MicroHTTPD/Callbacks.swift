@@ -29,7 +29,7 @@ final class RequestState {
 /// calls this, so the completion callback always follows).
 func requestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     guard let uri, let cls else { return nil }
-    Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().inFlight.add(1, ordering: .relaxed)
+    Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.add(1, ordering: .relaxed) }
     let length = strlen(uri)
     let target = [UInt8](UnsafeRawBufferPointer(start: uri, count: length))
     return Unmanaged.passRetained(RequestState(target: target)).toOpaque()
@@ -42,10 +42,10 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
     let request = Unmanaged<RequestState>.fromOpaque(pointer)
     // Resumed, then closed before its answer could be queued (the client left): the
     // answer is still asked for once, so whoever holds the request learns it ended.
-    if let held = request.takeUnretainedValue().held { _ = held.answer(.clientGone) }
+    if let held = request._withUnsafeGuaranteedRef(\.held) { _ = held.answer(.clientGone) }
     request.release()
     state.pointee = nil
-    if let cls { Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing) }
+    if let cls { Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.subtract(1, ordering: .releasing) } }
 }
 
 /// The access handler: called once with the headers, then with each piece of body,
@@ -58,8 +58,19 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
     guard let cls, let connection, let method, let uploadDataSize, let stateSlot, let statePointer = stateSlot.pointee else {
         return .NO
     }
-    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
-    let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
+    // Both outlive the call (the daemon's context until it stops, the state until the
+    // request completes): borrowed, not retained and released per call.
+    return Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
+        Unmanaged<RequestState>.fromOpaque(statePointer)._withUnsafeGuaranteedRef { state in
+            access(context, state, connection, url, method, version, uploadData, uploadDataSize)
+        }
+    }
+}
+
+/// The access handler's work, with its context and request state borrowed.
+private func access(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer,
+                    _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
+                    _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>) -> MHD_Result {
 
     if let held = state.held {
         // Resumed: the request was woken, timed out, lost its client or the daemon stops.
