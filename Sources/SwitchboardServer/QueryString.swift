@@ -42,8 +42,8 @@ struct QueryString {
                     case UInt8(ascii: "="):
                         if eq == nil { eq = i }
                     case UInt8(ascii: "%"):
-                        guard i + 2 < raw.endIndex, PercentDecoding.hexValue(raw[i + 1]) != nil,
-                              PercentDecoding.hexValue(raw[i + 2]) != nil else { throw .invalidPercentEncoding }
+                        guard i + 2 < raw.endIndex, QueryString.isHex(raw[i + 1]),
+                              QueryString.isHex(raw[i + 2]) else { throw .invalidPercentEncoding }
                         if eq == nil { keyNeedsDecoding = true }
                         i += 2
                     case UInt8(ascii: "+"):
@@ -93,13 +93,13 @@ struct QueryString {
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
         var nul = false
-        var i = bytes.startIndex
-        while i < bytes.endIndex {
-            var b = bytes[i]
+        let input = bytes.span
+        var i = 0
+        while i < input.count {
+            var b = input[i]
             if b == UInt8(ascii: "%") {
-                guard i + 2 < bytes.endIndex, let hi = PercentDecoding.hexValue(bytes[i + 1]),
-                      let lo = PercentDecoding.hexValue(bytes[i + 2]) else { throw .invalidPercentEncoding }
-                b = hi << 4 | lo
+                guard i + 2 < input.count, isHex(input[i + 1]), isHex(input[i + 2]) else { throw .invalidPercentEncoding }
+                b = hexValue(input[i + 1]) << 4 | hexValue(input[i + 2])
                 i += 3
             } else {
                 if b == UInt8(ascii: "+") { b = UInt8(ascii: " ") }
@@ -110,5 +110,17 @@ struct QueryString {
         }
         containsNUL = nul
         return decoded
+    }
+
+    // Hex digits, here rather than RouteMatching's PercentDecoding.hexValue: across the
+    // module boundary that one is called, not inlined, twice per escape (a decoded URL
+    // is mostly escapes).
+    @inline(__always) private static func isHex(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "f"))
+    }
+
+    /// The value of a byte ``isHex(_:)`` accepted.
+    @inline(__always) private static func hexValue(_ b: UInt8) -> UInt8 {
+        b <= UInt8(ascii: "9") ? b &- UInt8(ascii: "0") : (b | 0x20) &- UInt8(ascii: "a") &+ 10
     }
 }
