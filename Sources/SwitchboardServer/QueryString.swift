@@ -1,5 +1,3 @@
-import RouteMatching
-
 /// A request's query string read as `application/x-www-form-urlencoded`, exactly once:
 /// `+` is a space, `%XX` a byte. Values stay bytes (a `url=` value is handed to the
 /// engine, which checks its own encoding).
