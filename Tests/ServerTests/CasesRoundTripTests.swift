@@ -13,7 +13,7 @@ struct CasesRoundTripTests {
                          "\u{301}", "\u{A0}", "🎨", "漢字", "\t", "\u{1}", "->", " ", "a", "B"]
 
     @Test func aSnapshotOfAnyDestinationsIsReadBackAndPasses() throws {
-        var rng = CasesQuotingRNG(state: 7)
+        var rng = SplitMix(seed: 7)
         var routes: [JSONValue] = []
         for i in 0..<120 {
             var destination = (0..<Int.random(in: 1...4, using: &rng)).map { _ in Self.pieces.randomElement(using: &rng)! }.joined()
@@ -60,17 +60,5 @@ struct CasesRoundTripTests {
         #expect(posted.status == 200)
         let body = try posted.json()
         #expect(body["passed"] as? Int == cases.count && body["failed"] as? Int == 0, "\(posted.text.prefix(500))")
-    }
-}
-
-/// The same seeded generator as the unit property test.
-struct CasesQuotingRNG: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,22 +1,11 @@
 import Switchboard
 import Testing
+import TestSupport
 
 /// SPEC §5: what `cases` writes, `validate` reads back. Every URL and destination, any
 /// Unicode and every character the format gives a meaning to, round-trips through
 /// `ValidationCase.line` and `ValidationCase.parse`.
 struct CasesQuotingTests {
-    /// A seeded generator, so a failure names a run that can be repeated.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Pieces with a meaning in the format, and Unicode that is easy to get wrong.
     static let pieces = [
         "a", "Z", "9", "/", "-", ">", "->", " ", "  ", "\t", "#", " #", "[", "]", " [platform=ios]", "\"", "\\", "\\\"", "'",
@@ -31,7 +20,7 @@ struct CasesQuotingTests {
 
     @Test(arguments: [1, 2, 3, 4])
     func everyURLAndDestinationReadsBackAsWritten(seed: UInt64) throws {
-        var rng = SplitMix(state: seed)
+        var rng = SplitMix(seed: seed)
         let contexts = [ResolveContext.none, ResolveContext(platform: "ios", appVersion: SemanticVersion("7.1.0")),
                         ResolveContext(idiom: "tablet")]
         for _ in 0..<2_000 {
