@@ -55,7 +55,9 @@ extension RoutePattern {
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= Self.maxLength else { throw .tooLong }
         guard bytes[0] == UInt8(ascii: "/") else { throw .missingLeadingSlash }
+        var slashes = 0
         for (k, b) in bytes.enumerated() {
+            if b == UInt8(ascii: "/") { slashes += 1 }
             if b < 0x20 || b == 0x7F || b == UInt8(ascii: " ") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") || b == UInt8(ascii: "\\") {
                 throw .invalidCharacter(b < 0x20 || b == UInt8(ascii: " ") ? "U+\(String(b, radix: 16, uppercase: true))" : "'\(UnicodeScalar(b))'")
             }
@@ -64,8 +66,12 @@ extension RoutePattern {
                 throw .invalidCharacter("'\(UnicodeScalar(bytes[k + 1]))'")
             }
         }
+        // At most a segment per '/': sized once instead of grown (a load parses
+        // every pattern of the table).
         var parts: [Part] = []
+        parts.reserveCapacity(slashes)
         var flat: [PatternSegment] = []
+        flat.reserveCapacity(slashes)
         // The open group's segments, and whether it was opened right after a '/'
         // (`(seg/...)`, each segment followed by '/') rather than after a segment (`(/seg...)`).
         var group: [PatternSegment]? = nil

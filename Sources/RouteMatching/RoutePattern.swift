@@ -31,18 +31,20 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Every param name in the pattern, in order.
     public var paramNames: [String] {
-        parts.flatMap { part -> [String] in
+        var names: [String] = []
+        for part in parts {
             switch part {
-            case .segment(let s): return s.paramName.map { [$0] } ?? []
-            case .optional(let group): return group.compactMap(\.paramName)
+            case .segment(let s): if let name = s.paramName { names.append(name) }
+            case .optional(let group): for s in group { if let name = s.paramName { names.append(name) } }
             }
         }
+        return names
     }
 
-    /// Names of params outside optional groups: bound by every expansion.
-    public var requiredParamNames: Set<String> {
-        var names = Set<String>()
-        for case .segment(let segment) in parts { if let name = segment.paramName { names.insert(name) } }
+    /// Names of params outside optional groups, in order: bound by every expansion.
+    public var requiredParamNames: [String] {
+        var names: [String] = []
+        for case .segment(let segment) in parts { if let name = segment.paramName { names.append(name) } }
         return names
     }
 

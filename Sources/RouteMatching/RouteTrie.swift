@@ -69,46 +69,48 @@ public struct RouteTrie: Sendable {
 
     public init(candidates: [RouteCandidate], caseSensitive: Bool) {
         var builder = Builder()
-        for (index, candidate) in candidates.enumerated() { builder.insert(candidate, at: index) }
-        let order: (Int, Int) -> Bool = { candidates[$0].precedes(candidates[$1]) }
-        var nodes: [Node] = []
-        nodes.reserveCapacity(builder.nodes.count)
+        for (index, candidate) in candidates.enumerated() { builder.insert(candidate, at: Int32(index)) }
+        var nodes = builder.nodes
+        let terminals = Grouped(builder.terminals, groups: nodes.count)
+        let wildcards = Grouped(builder.wildcards, groups: nodes.count)
+        let types = Grouped(builder.typedTypes, groups: nodes.count)
+        let order: (Int32, Int32) -> Bool = { candidates[Int($0)].precedes(candidates[Int($1)]) }
         var lists: [Int32] = []
-        var typedTypes: [ParamType] = []
-        for built in builder.nodes {
-            var node = Node(typedChild: Int32(built.typed), stringChild: Int32(built.string))
-            node.listStart = Int32(lists.count)
-            lists += (built.terminals.count > 1 ? built.terminals.sorted(by: order) : built.terminals).map { Int32($0) }
-            node.wildcardStart = Int32(lists.count)
-            lists += (built.wildcards.count > 1 ? built.wildcards.sorted(by: order) : built.wildcards).map { Int32($0) }
-            node.listEnd = Int32(lists.count)
-            node.typesStart = Int32(typedTypes.count)
-            typedTypes += built.typedTypes
-            node.typesEnd = Int32(typedTypes.count)
-            nodes.append(node)
+        lists.reserveCapacity(builder.terminals.count + builder.wildcards.count)
+        func appendInOrder(_ group: ArraySlice<Int32>) {
+            if group.count > 1 { lists += group.sorted(by: order) } else if let only = group.first { lists.append(only) }
         }
-        var edgeParent: [Int32] = [], edgeKey: [String] = [], edgeChild: [Int32] = []
-        var edgeStart: [Int32] = []
-        for (parent, node) in builder.nodes.enumerated() {
+        var typedTypes: [ParamType] = []
+        for node in nodes.indices {
+            nodes[node].listStart = Int32(lists.count)
+            appendInOrder(terminals[node])
+            nodes[node].wildcardStart = Int32(lists.count)
+            appendInOrder(wildcards[node])
+            nodes[node].listEnd = Int32(lists.count)
+            nodes[node].typesStart = Int32(typedTypes.count)
+            for type in types[node] where !typedTypes[Int(nodes[node].typesStart)...].contains(type) { typedTypes.append(type) }
+            nodes[node].typesEnd = Int32(typedTypes.count)
+        }
+        // Literal edges by parent, each parent's sorted by key.
+        let edges = Grouped(builder.edges.map { ($0.parent, $0) }, groups: nodes.count)
+        var edgeStart: [Int32] = [], edgeKey: [String] = [], edgeChild: [Int32] = []
+        edgeStart.reserveCapacity(nodes.count + 1)
+        edgeKey.reserveCapacity(builder.edges.count)
+        edgeChild.reserveCapacity(builder.edges.count)
+        for node in nodes.indices {
             edgeStart.append(Int32(edgeKey.count))
-            for (key, child) in node.literals.sorted(by: { $0.key < $1.key }) {
-                edgeParent.append(Int32(parent))
-                edgeKey.append(key)
-                edgeChild.append(Int32(child))
+            let leaving = edges[node]
+            if leaving.count == 1, let only = leaving.first {
+                edgeKey.append(only.key)
+                edgeChild.append(only.child)
+            } else if leaving.count > 1 {
+                for edge in leaving.sorted(by: { $0.key < $1.key }) {
+                    edgeKey.append(edge.key)
+                    edgeChild.append(edge.child)
+                }
             }
         }
         edgeStart.append(Int32(edgeKey.count))
-        var size = 8
-        while size < edgeKey.count * 2 { size <<= 1 }
-        var slots = [Slot](repeating: .empty, count: size)
-        var keyBytes: [UInt8] = []
-        for e in edgeKey.indices {
-            let start = keyBytes.count
-            keyBytes += edgeKey[e].utf8
-            var slot = Self.hash(keyBytes, start..<keyBytes.count, parent: Int(edgeParent[e])) & (size - 1)
-            while slots[slot].parent >= 0 { slot = (slot + 1) & (size - 1) }
-            slots[slot] = Slot(parent: edgeParent[e], child: edgeChild[e], keyStart: Int32(start), keyEnd: Int32(keyBytes.count))
-        }
         self.candidates = candidates
         self.caseSensitive = caseSensitive
         self.nodes = nodes
@@ -117,9 +119,9 @@ public struct RouteTrie: Sendable {
         self.edgeStart = edgeStart
         self.edgeKey = edgeKey
         self.edgeChild = edgeChild
-        self.slots = slots
-        self.keyBytes = keyBytes
-        self.slotMask = size - 1
+        self.slots = builder.slots
+        self.keyBytes = builder.keyBytes
+        self.slotMask = builder.slots.count - 1
     }
 
     /// FNV-1a over a key's UTF-8 (`bytes[range]`), seeded with the parent node.
@@ -193,49 +195,101 @@ public struct RouteTrie: Sendable {
     /// Number of nodes, for diagnostics and benchmarks.
     public var nodeCount: Int { nodes.count }
 
-    /// The mutable trie the product is frozen from.
+    /// The trie as it grows, one candidate at a time: its nodes, its literal edges already
+    /// in the open-addressing table the product looks them up in, and what ends at each
+    /// node as (node, item) pairs, grouped when frozen. Flat, so that building a
+    /// 10,000-route trie allocates a few arrays rather than a dictionary and three arrays
+    /// per node.
     struct Builder {
-        struct Node {
-            var literals: [String: Int] = [:]
-            var typed = -1
-            var typedTypes: [ParamType] = []
-            var string = -1
-            var terminals: [Int] = []
-            var wildcards: [Int] = []
-        }
-
         var nodes = [Node()]
+        var edges: [(parent: Int32, child: Int32, key: String)] = []
+        var slots = [Slot](repeating: .empty, count: 8)
+        var keyBytes: [UInt8] = []
+        var terminals: [(Int32, Int32)] = []
+        var wildcards: [(Int32, Int32)] = []
+        var typedTypes: [(Int32, ParamType)] = []
 
-        private mutating func newNode() -> Int {
+        private mutating func newNode() -> Int32 {
             nodes.append(Node())
-            return nodes.count - 1
+            return Int32(nodes.count - 1)
         }
 
-        mutating func insert(_ candidate: RouteCandidate, at index: Int) {
-            var current = 0
+        mutating func insert(_ candidate: RouteCandidate, at index: Int32) {
+            var current: Int32 = 0
             for matcher in candidate.segments {
+                let node = Int(current)
                 switch matcher {
                 case .literal(let key):
-                    if let next = nodes[current].literals[key] {
-                        current = next
-                    } else {
-                        let next = newNode()
-                        nodes[current].literals[key] = next
-                        current = next
-                    }
+                    current = literalChild(of: current, key)
                 case .param(_, let type) where type.isTyped:
-                    if !nodes[current].typedTypes.contains(type) { nodes[current].typedTypes.append(type) }
-                    if nodes[current].typed < 0 { nodes[current].typed = newNode() }
-                    current = nodes[current].typed
+                    typedTypes.append((current, type))
+                    if nodes[node].typedChild < 0 { nodes[node].typedChild = newNode() }
+                    current = nodes[node].typedChild
                 case .param:
-                    if nodes[current].string < 0 { nodes[current].string = newNode() }
-                    current = nodes[current].string
+                    if nodes[node].stringChild < 0 { nodes[node].stringChild = newNode() }
+                    current = nodes[node].stringChild
                 case .wildcard:
-                    nodes[current].wildcards.append(index)
+                    wildcards.append((current, index))
                     return
                 }
             }
-            nodes[current].terminals.append(index)
+            terminals.append((current, index))
         }
+
+        /// The child of `parent` by the literal `key`, added when new.
+        private mutating func literalChild(of parent: Int32, _ key: String) -> Int32 {
+            let start = keyBytes.count
+            keyBytes += key.utf8
+            let key32 = Int32(start)..<Int32(keyBytes.count)
+            let mask = slots.count - 1
+            var slot = RouteTrie.hash(keyBytes, start..<keyBytes.count, parent: Int(parent)) & mask
+            while slots[slot].parent >= 0 {
+                let entry = slots[slot]
+                if entry.parent == parent, keyBytes[Int(entry.keyStart)..<Int(entry.keyEnd)] == keyBytes[start...] {
+                    keyBytes.removeSubrange(start...)
+                    return entry.child
+                }
+                slot = (slot + 1) & mask
+            }
+            let child = newNode()
+            slots[slot] = Slot(parent: parent, child: child, keyStart: key32.lowerBound, keyEnd: key32.upperBound)
+            edges.append((parent, child, key))
+            // At most half full, so that a probe ends soon.
+            if edges.count * 2 > slots.count { rehash(size: slots.count * 2) }
+            return child
+        }
+
+        private mutating func rehash(size: Int) {
+            var table = [Slot](repeating: .empty, count: size)
+            for entry in slots where entry.parent >= 0 {
+                var slot = RouteTrie.hash(keyBytes, Int(entry.keyStart)..<Int(entry.keyEnd), parent: Int(entry.parent)) & (size - 1)
+                while table[slot].parent >= 0 { slot = (slot + 1) & (size - 1) }
+                table[slot] = entry
+            }
+            slots = table
+        }
+    }
+
+    /// Items grouped by a small integer key (a node), each group in the order the items
+    /// came: a counting sort.
+    struct Grouped<Item> {
+        private var start: [Int32]
+        private var items: [Item]
+
+        init(_ pairs: [(Int32, Item)], groups: Int) {
+            var start = [Int32](repeating: 0, count: groups + 1)
+            for (group, _) in pairs { start[Int(group) + 1] += 1 }
+            for g in 0..<groups { start[g + 1] += start[g] }
+            var next = start
+            var placed = [Item?](repeating: nil, count: pairs.count)
+            for (group, item) in pairs {
+                placed[Int(next[Int(group)])] = item
+                next[Int(group)] += 1
+            }
+            self.start = start
+            self.items = placed.map { $0! }
+        }
+
+        subscript(group: Int) -> ArraySlice<Item> { items[Int(start[group])..<Int(start[group + 1])] }
     }
 }

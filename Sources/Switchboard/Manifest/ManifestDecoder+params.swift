@@ -7,7 +7,7 @@ extension ManifestDecoder {
     /// pattern (outside optional groups, in every alias): `required` by default. Anywhere
     /// else a param is a query param in some expansion, optional by default (SPEC:
     /// `required` defaults are decided per pattern and per expansion).
-    mutating func decodeParams(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, boundByEveryExpansion: Set<String>) -> [ParamDeclaration] {
+    mutating func decodeParams(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, boundByEveryExpansion: [String]) -> [ParamDeclaration] {
         var declared: [ParamDeclaration] = []
         if let value {
             if let members = value.objectMembers {

@@ -198,7 +198,8 @@ struct ManifestDecoder {
     /// its canonical form (what `GET /v1/manifest` serves, one ETag) answer with the same
     /// bytes.
     static func inKeyOrder(_ members: [JSONValue.Member]) -> [JSONValue.Member] {
-        members.map { JSONValue.Member($0.key, $0.value.sortingKeys()) }.sorted { JSONWriter.keyOrder($0.key, $1.key) }
+        // sortingKeys copies nothing when the members are in order already (most are).
+        JSONValue.object(members).sortingKeys().objectMembers ?? members
     }
 
     // MARK: - Typed accessors that record what is wrong

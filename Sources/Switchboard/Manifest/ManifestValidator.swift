@@ -69,12 +69,13 @@ struct ManifestValidator {
 
     private mutating func checkNames() {
         var first: [String: Int] = [:]
+        first.reserveCapacity(manifest.routes.count)
         for route in manifest.routes {
-            if let earlier = first[route.name] {
+            // One hash per name: a duplicate (rare) puts the first one back.
+            if let earlier = first.updateValue(route.index, forKey: route.name) {
+                first[route.name] = earlier
                 diagnostics.append(ManifestDiagnostic(code: "duplicate-name", pointer: "/routes/\(route.index)/name",
                     message: "route name \"\(route.name)\" is already used by /routes/\(earlier); names must be unique"))
-            } else {
-                first[route.name] = route.index
             }
         }
     }
