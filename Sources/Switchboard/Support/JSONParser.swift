@@ -219,19 +219,25 @@ package struct JSONParser {
         index += 1
         let start = index
         var simple = true
+        // Whether any byte is not ASCII: an ASCII string is valid UTF-8 as it is, and
+        // most strings of a manifest are.
+        var high: UInt8 = 0
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") { break }
             if b == UInt8(ascii: "\\") { simple = false; break }
             if b < 0x20 { throw error("control character in a string") }
+            high |= b
             index += 1
         }
         if simple {
             guard index < bytes.count else { throw error("unterminated string") }
-            guard let text = UTF8Validation.string(bytes[start..<index]) else {
+            let raw = bytes[start..<index]
+            index += 1
+            if high < 0x80 { return String(decoding: raw, as: UTF8.self) }
+            guard let text = UTF8Validation.string(raw) else {
                 throw Error(offset: start, message: "string is not valid UTF-8")
             }
-            index += 1
             return text
         }
         var out = Array(bytes[start..<index])
