@@ -45,12 +45,7 @@ extension SwitchboardAPI {
             } else if Self.equals(key, "explain") {
                 explain = item.rawValue
             } else if let field = Self.contextField(key) {
-                guard let text = Self.text(item.rawValue) else { throw .badRequest("\(field.rawValue) is not UTF-8") }
-                do {
-                    try context.set(field, text)
-                } catch {
-                    throw .badRequest(error.description)
-                }
+                try Self.set(field, item.rawValue, in: &context)
             }
         }
         var containsNUL = false
@@ -63,6 +58,19 @@ extension SwitchboardAPI {
             return ResolveParameters(url: decoded, context: context, explain: true, near: true)
         }
         return ResolveParameters(url: decoded, context: context, explain: try Self.flag(explain))
+    }
+
+    /// Sets a context field from its raw query value.
+    static func set(_ field: ResolveContext.Field, _ raw: ArraySlice<UInt8>, in context: inout ResolveContext) throws(Problem) {
+        // Every app sends appVersion: read from its bytes, no String made.
+        let bytesWillDo = field == .appVersion && !isEncoded(raw)
+        let text = bytesWillDo ? nil : text(raw)
+        guard bytesWillDo || text != nil else { throw .badRequest("\(field.rawValue) is not UTF-8") }
+        do throws(ResolveContext.FieldError) {
+            if let text { try context.set(field, text) } else { try context.setAppVersion(utf8: raw) }
+        } catch {
+            throw .badRequest(error.description)
+        }
     }
 
     /// The next item of a query, or the problem of a malformed one.
@@ -95,10 +103,15 @@ extension SwitchboardAPI {
         }
     }
 
+    /// Whether a raw query value has anything to decode (`%XX` or `+`).
+    static func isEncoded(_ raw: ArraySlice<UInt8>) -> Bool {
+        raw.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+    }
+
     /// A raw query value decoded, as text, or nil when it is not UTF-8.
     static func text(_ raw: ArraySlice<UInt8>) -> String? {
         // Most values (7.3.0, ios) have nothing to decode.
-        if !raw.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) { return UTF8Validation.string(raw) }
+        if !isEncoded(raw) { return UTF8Validation.string(raw) }
         guard let value = try? QueryString.decode(raw) else { return nil }
         return UTF8Validation.string(value[...])
     }

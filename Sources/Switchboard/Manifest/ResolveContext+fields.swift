@@ -37,6 +37,14 @@ extension ResolveContext {
         }
     }
 
+    /// Sets `appVersion` from its UTF-8 bytes (a query value), once: the usual
+    /// MAJOR.MINOR.PATCH is read without making a String.
+    public mutating func setAppVersion(utf8 bytes: ArraySlice<UInt8>) throws(FieldError) {
+        guard appVersion == nil else { throw .repeated(.appVersion) }
+        guard let version = SemanticVersion(utf8: bytes) else { throw .notAVersion(String(decoding: bytes, as: UTF8.self)) }
+        appVersion = version
+    }
+
     /// Sets the field called `name`; an unknown name is refused.
     public mutating func set(named name: some StringProtocol, _ text: String) throws(FieldError) {
         guard let field = Field(rawValue: String(name)) else { throw .unknown(String(name)) }

@@ -16,6 +16,47 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     public init?(_ text: String) {
         // One pass over the bytes: MAJOR[.MINOR[.PATCH]][-PRERELEASE][+BUILD].
         let utf8 = text.utf8
+        guard let (numbers, index) = Self.numbers(utf8) else { return nil }
+        var pre: [String] = []
+        if index < utf8.endIndex {
+            let tail = Substring(text)[index...]
+            var rest = tail.dropFirst()
+            if tail.first == "-" {
+                let end = rest.firstIndex(of: "+") ?? rest.endIndex
+                guard Self.identifiersAreValid(rest[..<end]) else { return nil }
+                pre = rest[..<end].split(separator: ".").map(String.init)
+                rest = rest[end...].dropFirst()
+                if end == tail.endIndex { rest = rest[rest.endIndex...] }
+                if end < tail.endIndex {
+                    guard Self.identifiersAreValid(rest) else { return nil }
+                }
+            } else {
+                guard Self.identifiersAreValid(rest) else { return nil }
+            }
+        }
+        (major, minor, patch) = numbers
+        prerelease = pre
+    }
+
+    /// A version from its UTF-8 bytes (a query value): MAJOR.MINOR.PATCH without making
+    /// a String; a version with a pre-release or build part goes through ``init(_:)``.
+    public init?(utf8 bytes: ArraySlice<UInt8>) {
+        guard let (numbers, index) = Self.numbers(bytes) else { return nil }
+        guard index == bytes.endIndex else {
+            self.init(String(decoding: bytes, as: UTF8.self))
+            return
+        }
+        self.init(numbers, prerelease: [])
+    }
+
+    private init(_ numbers: (Int, Int, Int), prerelease: [String]) {
+        (major, minor, patch) = numbers
+        self.prerelease = prerelease
+    }
+
+    /// The leading `MAJOR[.MINOR[.PATCH]]` (at most 9 digits each) and where it ends: at
+    /// the end, or at a `-` or `+`; nil for anything else.
+    private static func numbers<Bytes: Collection<UInt8>>(_ utf8: Bytes) -> ((Int, Int, Int), Bytes.Index)? {
         var numbers = (0, 0, 0)
         var count = 0
         var digits = 0
@@ -43,25 +84,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
             index = utf8.index(after: index)
         }
         guard digits > 0 else { return nil }
-        var pre: [String] = []
-        if index < utf8.endIndex {
-            let tail = Substring(text)[index...]
-            var rest = tail.dropFirst()
-            if tail.first == "-" {
-                let end = rest.firstIndex(of: "+") ?? rest.endIndex
-                guard Self.identifiersAreValid(rest[..<end]) else { return nil }
-                pre = rest[..<end].split(separator: ".").map(String.init)
-                rest = rest[end...].dropFirst()
-                if end == tail.endIndex { rest = rest[rest.endIndex...] }
-                if end < tail.endIndex {
-                    guard Self.identifiersAreValid(rest) else { return nil }
-                }
-            } else {
-                guard Self.identifiersAreValid(rest) else { return nil }
-            }
-        }
-        (major, minor, patch) = numbers
-        prerelease = pre
+        return (numbers, index)
     }
 
     private static func identifiersAreValid(_ text: Substring) -> Bool {
