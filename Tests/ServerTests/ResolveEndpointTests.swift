@@ -37,6 +37,15 @@ final class ResolveEndpointTests {
         let tried = try #require(explain["tried"] as? [[String: String]])
         #expect(tried.map { $0["route"] } == ["conversation", "conversation-web"])
         #expect(tried.first?["reason"] == "since 7.2.0 > appVersion 7.1.0")
+        // appVersion is read from the query's bytes, or decoded first when encoded; a
+        // pre-release goes through the full parser: all the same version.
+        // (A raw + is a space in a query, so build metadata comes encoded.)
+        for version in ["7.3.0", "7%2E3%2E0", "7.3.0%2Bbuild.5", "7.3.0-beta.2"] {
+            let answer = try RawHTTP.get("/v1/resolve?url=/user/conversations/12&appVersion=\(version)", port: server.port).json()
+            #expect((answer["route"] as? [String: String])?["name"] == "conversation", "\(version)")
+        }
+        let early = try RawHTTP.get("/v1/resolve?url=/user/conversations/12&appVersion=7.2.0-beta", port: server.port).json()
+        #expect((early["route"] as? [String: String])?["name"] == "conversation-web")
     }
 
     @Test(arguments: [
@@ -45,6 +54,8 @@ final class ResolveEndpointTests {
         ("/v1/resolve?url=/a%zz", "malformed query string"),
         ("/v1/resolve?url=/a%00b", "NUL"),
         ("/v1/resolve?url=/a&appVersion=seven", "appVersion"),
+        ("/v1/resolve?url=/a&appVersion=7.3.0&appVersion=7.3.0", "give appVersion at most once"),
+        ("/v1/resolve?url=/a&appVersion=%FF", "appVersion is not UTF-8"),
         ("/v1/resolve?url=/a&explain=maybe", "explain"),
     ])
     func answersProblemsForBadQueries(_ target: String, _ detail: String) throws {

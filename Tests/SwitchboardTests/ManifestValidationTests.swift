@@ -122,6 +122,29 @@ struct ManifestValidationTests {
         #expect(problems.contains { $0.severity == .warning && $0.code == "unknown-field" && $0.pointer == "/x" })
     }
 
+    /// A table of 1,000 routes or more is decoded in two halves at once: its diagnostics
+    /// are those of every route, from both halves, in pointer order, with their lines.
+    @Test func aLargeTableReportsProblemsFromBothHalvesInOrder() throws {
+        var routes = (0..<1_200).map { #"{"name": "r\#($0)", "pattern": "/r\#($0)/:id", "destination": "R"}"# }
+        routes[10] = #"{"name": "r10", "pattern": "/r10", "destination": "R", "presentation": "popover"}"#
+        routes[700] = #"{"name": "r700", "pattern": "/r700", "destination": "R", "colour": "blue"}"#
+        routes[1_100] = #"{"name": "r1100", "pattern": "/r1100", "destination": "R", "since": "seven"}"#
+        routes[1_199] = #"{"name": "r10", "pattern": "/last", "destination": "R"}"#
+        let problems = Fixtures.problems(routes)
+        #expect(problems.map(\.pointer) == ["/routes/10/presentation", "/routes/700/colour", "/routes/1100/since", "/routes/1199/name"])
+        #expect(problems.map(\.code) == ["unknown-style", "unknown-field", "invalid-version", "duplicate-name"])
+        // Fixtures put one route per line after three lines of header.
+        #expect(problems.map { $0.position?.line } == [14, 704, 1104, 1203])
+        // Without the errors, the warning stays and the table loads.
+        routes[10] = #"{"name": "r10", "pattern": "/r10", "destination": "R"}"#
+        routes[1_100] = #"{"name": "r1100", "pattern": "/r1100", "destination": "R"}"#
+        routes[1_199] = #"{"name": "r1199", "pattern": "/last", "destination": "R"}"#
+        let loaded = try Fixtures.compile(routes)
+        #expect(loaded.warnings.map(\.pointer) == ["/routes/700/colour"])
+        #expect(loaded.manifest.routes.map(\.name) == (0..<1_200).map { "r\($0)" })
+        #expect(loaded.resolve("/r1150/x").route?.name == "r1150")
+    }
+
     @Test func topLevelProblems() {
         #expect(Fixtures.problems([]).map(\.code) == ["empty-routes"])
         let bad = try? CompiledManifest(json: Array(#"{"version": 0, "hosts": ["a b"], "schemes": ["http", "file", "1x"], "updatedAt": "yesterday", "routes": []}"#.utf8))

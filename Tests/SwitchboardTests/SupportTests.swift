@@ -112,6 +112,14 @@ struct VersionTests {
         #expect(SemanticVersion("1.2.3.4") == nil)
     }
 
+    @Test func versionsReadFromBytesAsFromText() {
+        for text in ["7.3.0", "7.2", "7", "1.0.0-beta.11", "7.2.0+build.5", "1.0.0-rc.1+b", "7.x", "", "1.2.3.4", "1..2",
+                     "01.2", "7.3.0-", "7.3.0-a..b", "1234567890.0", "7.3\u{00E9}"] {
+            #expect(SemanticVersion(utf8: Array(text.utf8)[...]) == SemanticVersion(text), "\(text)")
+        }
+        #expect(SemanticVersion(utf8: [0x37, 0x2E, 0xFF][...]) == nil)
+    }
+
     @Test func rangesHoldWhenEveryComparatorDoes() throws {
         let range = try #require(VersionRange(parsing: ">=7.2.0 <8.0.0"))
         #expect(range.contains(SemanticVersion("7.2")!))
