@@ -124,17 +124,21 @@ static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kin
     if (key == NULL) return MHD_YES;
     if (value == NULL) value = "";
     scan->fields += 1;
-    scan->bytes += strlen(key) + strlen(value) + 4;
-    if (strcasecmp(key, "Content-Length") == 0) {
+    size_t length = strlen(key);
+    scan->bytes += length + strlen(value) + 4;
+    // Names are compared in full only when their first letter and length could match:
+    // most headers (Host, User-Agent, Accept) are passed over without a strcasecmp.
+    char first = (char)(key[0] | 0x20);
+    if (first == 'c' && length == 14 && strcasecmp(key, "Content-Length") == 0) {
         if (scan->content_lengths++ == 0) scan->content_length = value;
         return MHD_YES;
     }
-    if (strcasecmp(key, "Transfer-Encoding") == 0) {
+    if (first == 't' && length == 17 && strcasecmp(key, "Transfer-Encoding") == 0) {
         if (scan->transfer_encodings++ == 0) scan->transfer_encoding = value;
         return MHD_YES;
     }
     for (unsigned int i = 0; i < scan->count; i++) {
-        if (scan->values[i] == NULL && strcasecmp(key, scan->names[i]) == 0) {
+        if (scan->values[i] == NULL && (char)(scan->names[i][0] | 0x20) == first && strcasecmp(key, scan->names[i]) == 0) {
             scan->values[i] = value;
             scan->found += 1;
             break;

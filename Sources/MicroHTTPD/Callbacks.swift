@@ -85,7 +85,13 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
         let wanted = context.headerNames.count
         let headers = withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(1, wanted)) { values in
             let headers = sb_scan_headers(connection, context.headerNamesC, values.baseAddress, UInt32(wanted))
-            if headers.found > 0 { state.headerValues = values.prefix(wanted).map { $0.map { String(cString: $0) } } }
+            if headers.found > 0 {
+                // Up to the last header present only: a poll's If-None-Match is the first,
+                // and every slot costs its release through the runtime's generic witness.
+                var count = wanted
+                while count > 0, values[count - 1] == nil { count -= 1 }
+                state.headerValues = values.prefix(count).map { $0.map { String(cString: $0) } }
+            }
             return headers
         }
         if headers.fields > context.configuration.maxHeaderFields {
