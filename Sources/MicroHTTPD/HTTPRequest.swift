@@ -11,6 +11,9 @@ public struct HTTPRequest: Sendable {
     /// in that order; empty when the request has none of them (nothing allocated).
     let headerValues: [String?]
     let headerNames: [String]
+    /// Where the query starts in ``target`` (its `?`), or its end: found once, not by
+    /// ``path`` and ``query`` each.
+    private let questionMark: Int
 
     init(method: String, target: [UInt8], body: [UInt8], headerNames: [String], headerValues: [String?]) {
         self.method = method
@@ -18,6 +21,7 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.headerNames = headerNames
         self.headerValues = headerValues
+        questionMark = target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex
     }
 
     /// The value of a header listed in the daemon's configuration (case-insensitive).
@@ -46,13 +50,10 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The path part of the target, before `?`.
-    public var path: ArraySlice<UInt8> {
-        target[..<(target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)]
-    }
+    public var path: ArraySlice<UInt8> { target[..<questionMark] }
 
     /// The query part of the target, after `?` (empty when none).
     public var query: ArraySlice<UInt8> {
-        guard let q = target.firstIndex(of: UInt8(ascii: "?")) else { return [] }
-        return target[(q + 1)...]
+        questionMark < target.endIndex ? target[(questionMark + 1)...] : []
     }
 }

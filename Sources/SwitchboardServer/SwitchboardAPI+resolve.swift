@@ -55,9 +55,9 @@ extension SwitchboardAPI {
         }
         guard !containsNUL else { throw .badRequest("the url parameter contains a NUL byte") }
         if let explain, Self.equals(explain, "near") {
-            return ResolveParameters(url: decoded, context: context, explain: true, near: true)
+            return ResolveParameters(url: decoded, context: consume context, explain: true, near: true)
         }
-        return ResolveParameters(url: decoded, context: context, explain: try Self.flag(explain))
+        return ResolveParameters(url: decoded, context: consume context, explain: try Self.flag(explain))
     }
 
     /// Sets a context field from its raw query value.
