@@ -29,7 +29,7 @@ final class RequestState {
 /// calls this, so the completion callback always follows).
 func requestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     guard let uri, let cls else { return nil }
-    Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.add(1, ordering: .relaxed) }
+    _ = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.add(1, ordering: .relaxed) }
     let length = strlen(uri)
     let target = [UInt8](UnsafeRawBufferPointer(start: uri, count: length))
     return Unmanaged.passRetained(RequestState(target: target)).toOpaque()
@@ -45,7 +45,7 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
     if let held = request._withUnsafeGuaranteedRef(\.held) { _ = held.answer(.clientGone) }
     request.release()
     state.pointee = nil
-    if let cls { Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.subtract(1, ordering: .releasing) } }
+    if let cls { _ = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.subtract(1, ordering: .releasing) } }
 }
 
 /// The access handler: called once with the headers, then with each piece of body,

@@ -48,9 +48,18 @@ enum CLI {
         }
     }
 
+    /// Where this test process writes its temporary files: one directory, removed when
+    /// the process exits (a directory per file, left behind, filled /tmp run after run).
+    static let temporaryRoot: URL = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-cli-\(getpid())")
+        try? FileManager.default.removeItem(at: root)
+        atexit { try? FileManager.default.removeItem(at: CLI.temporaryRoot) }
+        return root
+    }()
+
     /// Writes `text` to a new temporary file and returns its path.
     static func temporaryFile(_ text: String, name: String = "manifest.json") throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-cli-\(UUID().uuidString)")
+        let dir = temporaryRoot.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let file = dir.appendingPathComponent(name)
         try Data(text.utf8).write(to: file)
