@@ -84,13 +84,16 @@ struct ManifestValidator {
 
     /// Params a candidate needs from the query: declared, not bound by its path.
     private func queryDeclarations(_ c: RouteCandidate) -> [ParamDeclaration] {
-        let bound = Set(c.segments.compactMap { segment -> String? in
-            switch segment {
-            case .literal: return nil
-            case .param(let name, _), .wildcard(let name, _): return name
+        // A scan of the few segments per declaration: no set built for the many routes
+        // that declare nothing.
+        manifest.routes[c.route].params.filter { declaration in
+            !c.segments.contains { segment in
+                switch segment {
+                case .literal: return false
+                case .param(let name, _), .wildcard(let name, _): return name == declaration.name
+                }
             }
-        })
-        return manifest.routes[c.route].params.filter { !bound.contains($0.name) }
+        }
     }
 
     private func types(_ c: RouteCandidate) -> [ParamType?] {
