@@ -8,7 +8,8 @@ public struct HTTPRequest: Sendable {
     /// The body (empty when none), at most ``HTTPDaemon/Configuration/maxBodySize``.
     public let body: [UInt8]
     /// Values of the headers named in ``HTTPDaemon/Configuration/requestHeaders``,
-    /// in that order; empty when the request has none of them (nothing allocated).
+    /// in that order, up to the last one the request has (empty when it has none:
+    /// nothing allocated); read them through ``header(at:)``.
     let headerValues: [String?]
     let headerNames: [String]
     /// Where the query starts in ``target`` (its `?`), or its end: found once, not by
@@ -27,7 +28,7 @@ public struct HTTPRequest: Sendable {
     /// The value of a header listed in the daemon's configuration (case-insensitive).
     public func header(_ name: String) -> String? {
         guard !headerValues.isEmpty else { return nil }
-        for k in headerNames.indices where Self.equalsIgnoringASCIICase(headerNames[k], name) { return headerValues[k] }
+        for k in headerNames.indices where Self.equalsIgnoringASCIICase(headerNames[k], name) { return header(at: k) }
         return nil
     }
 

@@ -38,6 +38,11 @@ struct MicroHTTPDTests {
         #expect(!HTTPRequest.equalsIgnoringASCIICase("a-b", "a\u{0D}b"))  // '-' | 0x20 is '-', not a letter
         #expect(String(decoding: r.path, as: UTF8.self) == "/v1/resolve")
         #expect(String(decoding: r.query, as: UTF8.self) == "url=/a")
+        // Values stop at the last header present: the names after it read as absent.
+        let trimmed = HTTPRequest(method: "GET", target: Array("/v1/manifest".utf8), body: [],
+                                  headerNames: ["If-None-Match", "Prefer"], headerValues: ["\"x\""])
+        #expect(trimmed.header("prefer") == nil && trimmed.header(at: 1) == nil && trimmed.header(at: 0) == "\"x\"")
+        #expect(trimmed.query.isEmpty && String(decoding: trimmed.path, as: UTF8.self) == "/v1/manifest")
     }
 
     @Test func gzipRoundTrips() throws {
