@@ -45,7 +45,8 @@ static inline size_t sb_identity_unescape(void *cls, struct MHD_Connection *c, c
 static inline struct MHD_Daemon *sb_start_daemon(const struct sb_daemon_config *config,
                                                  MHD_AccessHandlerCallback handler, void *handler_cls,
                                                  MHD_RequestCompletedCallback completed, void *completed_cls,
-                                                 sb_uri_log_callback uri_log, void *uri_log_cls) {
+                                                 sb_uri_log_callback uri_log, void *uri_log_cls,
+                                                 MHD_NotifyConnectionCallback connection_notify) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *address;
@@ -78,6 +79,7 @@ static inline struct MHD_Daemon *sb_start_daemon(const struct sb_daemon_config *
         MHD_OPTION_UNESCAPE_CALLBACK, sb_identity_unescape, NULL,
         MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+        MHD_OPTION_NOTIFY_CONNECTION, connection_notify, NULL,
         MHD_OPTION_END);
 }
 
@@ -85,6 +87,12 @@ static inline struct MHD_Daemon *sb_start_daemon(const struct sb_daemon_config *
 static inline uint16_t sb_daemon_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
+}
+
+/// What the connection-notify callback stored for the connection (its socket context).
+static inline void *sb_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 /// The connection's socket, or -1 (a union member of MHD_get_connection_info).

@@ -110,7 +110,7 @@ public final class HTTPDaemon: Sendable {
             config.memory_limit = configuration.connectionMemoryLimit
             config.stack_size = 1 << 20
             return sb_start_daemon(&config, accessHandler, context.toOpaque(), requestCompleted, context.toOpaque(),
-                                   requestStarted, context.toOpaque())
+                                   requestStarted, context.toOpaque(), connectionNotified)
         }
         guard let started else {
             holdLoop.stop()

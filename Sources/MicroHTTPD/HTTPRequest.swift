@@ -1,3 +1,5 @@
+import CMicroHTTPD
+
 /// A request as the handler sees it: copied out of libmicrohttpd, valid after the
 /// callback returns.
 public struct HTTPRequest: Sendable {
@@ -8,26 +10,25 @@ public struct HTTPRequest: Sendable {
     /// The body (empty when none), at most ``HTTPDaemon/Configuration/maxBodySize``.
     public let body: [UInt8]
     /// Values of the headers named in ``HTTPDaemon/Configuration/requestHeaders``,
-    /// in that order, up to the last one the request has (empty when it has none:
-    /// nothing allocated); read them through ``header(at:)``.
-    let headerValues: [String?]
+    /// in that order; read them through ``header(at:)`` or ``headerBytes(at:)``.
+    let headers: HeaderValues
     let headerNames: [String]
     /// Where the query starts in ``target`` (its `?`), or its end: found once, not by
     /// ``path`` and ``query`` each.
     private let questionMark: Int
 
-    init(method: String, target: [UInt8], body: [UInt8], headerNames: [String], headerValues: [String?]) {
+    init(method: String, target: [UInt8], body: [UInt8], headerNames: [String], headers: HeaderValues) {
         self.method = method
         self.target = target
         self.body = body
         self.headerNames = headerNames
-        self.headerValues = headerValues
+        self.headers = headers
         questionMark = target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex
     }
 
     /// The value of a header listed in the daemon's configuration (case-insensitive).
     public func header(_ name: String) -> String? {
-        guard !headerValues.isEmpty else { return nil }
+        guard headers.count > 0 else { return nil }
         for k in headerNames.indices where Self.equalsIgnoringASCIICase(headerNames[k], name) { return header(at: k) }
         return nil
     }
@@ -35,7 +36,13 @@ public struct HTTPRequest: Sendable {
     /// The value of the header at `index` in ``HTTPDaemon/Configuration/requestHeaders``:
     /// what ``header(_:)`` finds, without comparing names.
     public func header(at index: Int) -> String? {
-        index < headerValues.count ? headerValues[index] : nil
+        headers[index].map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of the header at `index`, as sent: what ``header(at:)`` decodes, for a
+    /// handler that compares them without making a String.
+    public func headerBytes(at index: Int) -> ArraySlice<UInt8>? {
+        headers[index]
     }
 
     /// Header names compare ASCII letters without case (RFC 9110 5.1), and without
@@ -56,5 +63,55 @@ public struct HTTPRequest: Sendable {
     /// The query part of the target, after `?` (empty when none).
     public var query: ArraySlice<UInt8> {
         questionMark < target.endIndex ? target[(questionMark + 1)...] : []
+    }
+}
+
+/// The values of the headers a daemon reads, as bytes: one buffer of values and where
+/// each lies (nil when the request lacks it), up to the last one present. Bytes and
+/// ranges, not Strings: releasing them is a free each, not a walk through the
+/// runtime's witnesses, and a connection's next request reuses their capacity.
+struct HeaderValues: Sendable {
+    private var bytes: [UInt8] = []
+    private var ranges: [Range<Int>?] = []
+
+    init() {}
+
+    /// Values given as text (tests).
+    init(_ values: [String?]) {
+        for value in values {
+            guard let value else { ranges.append(nil); continue }
+            let start = bytes.count
+            bytes.append(contentsOf: value.utf8)
+            ranges.append(start..<bytes.count)
+        }
+    }
+
+    /// How many slots there are: up to the last header present.
+    var count: Int { ranges.count }
+
+    /// The value in slot `index`, nil when absent.
+    subscript(index: Int) -> ArraySlice<UInt8>? {
+        guard index >= 0, index < ranges.count, let range = ranges[index] else { return nil }
+        return bytes[range]
+    }
+
+    /// Copies the C strings `sb_scan_headers` found (`values[k]` for the k-th name).
+    mutating func read(_ values: UnsafeMutableBufferPointer<UnsafePointer<CChar>?>) {
+        var last = values.count
+        while last > 0, values[last - 1] == nil { last -= 1 }
+        for value in values[..<last] {
+            guard let value else { ranges.append(nil); continue }
+            let start = bytes.count
+            bytes.append(contentsOf: UnsafeRawBufferPointer(start: value, count: strlen(value)))
+            ranges.append(start..<bytes.count)
+        }
+    }
+
+    /// Empties the values for the next request, keeping the buffers unless they grew
+    /// past `limit` bytes.
+    mutating func clear(keepingCapacityUpTo limit: Int) {
+        guard !ranges.isEmpty else { return }
+        ranges.removeAll(keepingCapacity: true)
+        if bytes.capacity > limit { bytes = [] } else { bytes.removeAll(keepingCapacity: true) }
     }
 }

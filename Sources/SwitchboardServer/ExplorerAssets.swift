@@ -53,9 +53,9 @@ final class ExplorerAssets: Sendable {
     /// The asset at `path` for `request`: 304 when its ETag still holds, gzip when accepted.
     func response(_ path: String, _ request: HTTPRequest) -> HTTPResponse? {
         guard let asset = assets[path] else { return nil }
-        if let ifNoneMatch = request.header(.ifNoneMatch), SwitchboardAPI.matches(ifNoneMatch, asset.etag) {
+        if let ifNoneMatch = request.headerBytes(.ifNoneMatch), SwitchboardAPI.matches(ifNoneMatch, asset.etag) {
             return HTTPResponse(status: 304, prepared: asset.notModified)
         }
-        return HTTPResponse(status: 200, prepared: SwitchboardAPI.acceptsGzip(request.header(.acceptEncoding)) ? asset.gzip : asset.plain)
+        return HTTPResponse(status: 200, prepared: SwitchboardAPI.acceptsGzip(request.headerBytes(.acceptEncoding)) ? asset.gzip : asset.plain)
     }
 }

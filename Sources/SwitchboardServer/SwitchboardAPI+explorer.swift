@@ -10,7 +10,7 @@ extension SwitchboardAPI {
     /// once per manifest.
     func routes(_ request: HTTPRequest) -> HTTPResponse {
         let served = store.current
-        guard let prepared = served.routes(gzip: Self.acceptsGzip(request.header(.acceptEncoding))) else {
+        guard let prepared = served.routes(gzip: Self.acceptsGzip(request.headerBytes(.acceptEncoding))) else {
             return HTTPResponse(status: 200, headers: Self.jsonHeaders, body: served.compiled.tableJSON)
         }
         return HTTPResponse(status: 200, prepared: prepared)

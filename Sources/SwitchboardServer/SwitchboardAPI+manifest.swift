@@ -19,8 +19,8 @@ extension SwitchboardAPI {
             return Problem.badRequest("malformed query string: invalid percent-encoding").response
         }
         let etag = echo ? served.echoETag : served.compiled.etag
-        let gzip = Self.acceptsGzip(request.header(.acceptEncoding))
-        if let ifNoneMatch = request.header(.ifNoneMatch) {
+        let gzip = Self.acceptsGzip(request.headerBytes(.acceptEncoding))
+        if let ifNoneMatch = request.headerBytes(.ifNoneMatch) {
             if Self.matches(ifNoneMatch, etag) {
                 // SPEC §6: a blocking poll, held until another manifest is in service.
                 if let wait = LiveUpdates.preferredWait(request.header(.prefer)) {
@@ -40,12 +40,20 @@ extension SwitchboardAPI {
 
     /// RFC 9110 If-None-Match: `*`, or a list of entity tags compared weakly.
     static func matches(_ header: String, _ etag: String) -> Bool {
-        // What pollers send: the ETag they were given, as it was (a memcmp).
-        if header == etag { return true }
+        matches(header.utf8.span, etag)
+    }
+
+    /// The same on the header's bytes, as the request has them.
+    static func matches(_ header: ArraySlice<UInt8>, _ etag: String) -> Bool {
+        matches(header.span, etag)
+    }
+
+    private static func matches(_ h: Span<UInt8>, _ etag: String) -> Bool {
         // On bytes, by index (the String.UTF8View slices this used cost ~9,000
         // instructions per poll): split at commas, trim spaces, drop a W/ prefix, compare.
-        let h = header.utf8.span
         let e = etag.utf8.span
+        // What pollers send: the ETag they were given, as it was.
+        if h.count == e.count, Self.equal(h, 0..<h.count, e) { return true }
         let wanted = Self.hasWeakPrefix(e, 0..<e.count) ? 2 : 0
         var start = 0
         while start < h.count {
@@ -53,22 +61,26 @@ extension SwitchboardAPI {
             var tag = Self.trimmed(h, start..<end)
             if Self.equalsIgnoringCase(h, tag, "*") { return true }
             if Self.hasWeakPrefix(h, tag) { tag = (tag.lowerBound + 2)..<tag.upperBound }
-            if tag.count == e.count - wanted {
-                var k = 0
-                while k < tag.count, h[tag.lowerBound + k] == e[wanted + k] { k += 1 }
-                if k == tag.count { return true }
-            }
+            if tag.count == e.count - wanted, Self.equal(h, tag, e, from: wanted) { return true }
             start = end + 1
         }
         return false
     }
 
     /// Whether Accept-Encoding allows gzip (`gzip`, `x-gzip` or `*` with q > 0).
-    static func acceptsGzip(_ header: String?) -> Bool {
+    static func acceptsGzip(_ header: String) -> Bool {
+        acceptsGzip(header.utf8.span)
+    }
+
+    /// The same on the header's bytes, as the request has them.
+    static func acceptsGzip(_ header: ArraySlice<UInt8>?) -> Bool {
+        guard let header else { return false }
+        return acceptsGzip(header.span)
+    }
+
+    private static func acceptsGzip(_ h: Span<UInt8>) -> Bool {
         // On bytes, as `matches` (split, trim and lowercase on Substrings cost ~13,000
         // instructions per manifest fetch).
-        guard let header else { return false }
-        let h = header.utf8.span
         var star = false
         var start = 0
         while start < h.count {
@@ -92,6 +104,17 @@ extension SwitchboardAPI {
             start = end + 1
         }
         return star
+    }
+
+    /// Whether `h[range]` equals `e` from `offset` on (`range.count` bytes of it). Every
+    /// byte is compared, with no early exit: a loop the compiler vectorizes (an ETag is
+    /// 73 bytes, compared on every poll).
+    private static func equal(_ h: Span<UInt8>, _ range: Range<Int>, _ e: Span<UInt8>, from offset: Int = 0) -> Bool {
+        let a = h.extracting(range), b = e.extracting(offset..<(offset + range.count))
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for k in 0..<a.count { difference |= a[k] ^ b[k] }
+        return difference == 0
     }
 
     /// The index of the first `byte` in `h[from..<to]`, or `to`.

@@ -142,4 +142,7 @@ final class SwitchboardAPI: HTTPHandler {
 extension HTTPRequest {
     /// The value of one of the headers the API reads.
     func header(_ header: SwitchboardAPI.RequestHeader) -> String? { self.header(at: header.rawValue) }
+
+    /// Its bytes, for the checks every poll makes (If-None-Match, Accept-Encoding).
+    func headerBytes(_ header: SwitchboardAPI.RequestHeader) -> ArraySlice<UInt8>? { headerBytes(at: header.rawValue) }
 }

@@ -30,7 +30,7 @@ struct MicroHTTPDTests {
 
     @Test func headersAreFoundWithoutRegardToASCIICase() {
         let r = HTTPRequest(method: "GET", target: Array("/v1/resolve?url=/a".utf8), body: [],
-                            headerNames: ["If-None-Match", "Prefer"], headerValues: ["\"x\"", nil])
+                            headerNames: ["If-None-Match", "Prefer"], headers: HeaderValues(["\"x\"", nil]))
         #expect(r.header("if-none-match") == "\"x\"")
         #expect(r.header("IF-NONE-MATCH") == "\"x\"")
         #expect(r.header("Prefer") == nil)
@@ -40,7 +40,7 @@ struct MicroHTTPDTests {
         #expect(String(decoding: r.query, as: UTF8.self) == "url=/a")
         // Values stop at the last header present: the names after it read as absent.
         let trimmed = HTTPRequest(method: "GET", target: Array("/v1/manifest".utf8), body: [],
-                                  headerNames: ["If-None-Match", "Prefer"], headerValues: ["\"x\""])
+                                  headerNames: ["If-None-Match", "Prefer"], headers: HeaderValues(["\"x\""]))
         #expect(trimmed.header("prefer") == nil && trimmed.header(at: 1) == nil && trimmed.header(at: 0) == "\"x\"")
         #expect(trimmed.query.isEmpty && String(decoding: trimmed.path, as: UTF8.self) == "/v1/manifest")
     }

@@ -31,6 +31,34 @@ final class HTTPHardeningTests {
         #expect(try alive())
     }
 
+    /// A connection's requests share its buffers (the target, the header values, the
+    /// body): nothing of one may reach the next.
+    @Test func keepAliveRequestsSeeOnlyTheirOwnTargetHeadersAndBody() throws {
+        let connection = try RawHTTP.Connection(port: server.port)
+        func send(_ method: String, _ target: String, _ headers: [(String, String)] = [], body: String = "") throws -> RawHTTP.Response {
+            var text = "\(method) \(target) HTTP/1.1\r\nHost: x\r\n"
+            for (name, value) in headers { text += "\(name): \(value)\r\n" }
+            if method == "POST" { text += "Content-Length: \(body.utf8.count)\r\n" }
+            connection.send(Array((text + "\r\n" + body).utf8))
+            return try connection.response()
+        }
+        let etag = try #require(try send("GET", "/v1/manifest").header("ETag"))
+        #expect(try send("GET", "/v1/manifest", [("If-None-Match", etag), ("Accept-Encoding", "gzip")]).status == 304)
+        let full = try send("GET", "/v1/manifest")
+        #expect(full.status == 200 && full.header("Content-Encoding") == nil)
+        // Only the second of the configured headers: the first slot reads as absent.
+        #expect(try send("GET", "/v1/manifest", [("Accept-Encoding", "gzip")]).header("Content-Encoding") == "gzip")
+        let long = "/artwork/" + String(repeating: "x", count: 3000)
+        #expect(try send("GET", "/v1/resolve?url=" + long).json()["destination"] as? String == "Artwork")
+        let short = try send("GET", "/v1/resolve?url=/artwork/y").json()
+        #expect((short["params"] as? [String: String])?["id"] == "y")
+        let posted = try send("POST", "/v1/resolve", body: #"{"urls":["/artwork/a","/artwork/b"]}"#).json()
+        #expect((posted["results"] as? [Any])?.count == 2)
+        #expect(try send("GET", "/v1/resolve?url=/artwork/z").json()["destination"] as? String == "Artwork")
+        let second = try send("POST", "/v1/resolve", body: #"{"urls":["/artwork/c"]}"#).json()
+        #expect((second["results"] as? [Any])?.count == 1)
+    }
+
     @Test func acceptsChunkedBodies() throws {
         let body = #"{"urls":["/a"]}"#
         let chunk = String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n0\r\n\r\n"
