@@ -9,7 +9,9 @@ extension SwitchboardAPI {
         let served = store.current
         let echo: Bool
         do {
-            let format = try QueryString(request.query).values("format")
+            // A poll has no query: nothing to read.
+            let query = request.query
+            let format = query.isEmpty ? [] : try QueryString(query).values("format")
             switch format.last.map({ String(decoding: $0, as: UTF8.self) }) {
             case nil, "canonical"?: echo = false
             case "echo"?: echo = true

@@ -79,6 +79,21 @@ final class SwitchboardAPI: HTTPHandler {
         }),
     ]
 
+    /// The endpoint at `path`. By index and length first: `first(where:)` copied each
+    /// entry it passed (a retain and release of its path, methods and closure).
+    static func endpoint(at path: ArraySlice<UInt8>) -> Endpoint? {
+        let p = path.span
+        for i in endpoints.indices {
+            let candidate = endpoints[i].path
+            guard candidate.count == p.count else { continue }
+            let e = candidate.span
+            var difference: UInt8 = 0
+            for k in 0..<e.count { difference |= e[k] ^ p[k] }
+            if difference == 0 { return endpoints[i].endpoint }
+        }
+        return nil
+    }
+
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         // Nanoseconds as an integer: Duration's components cost a 128-bit division each.
         let start = DispatchTime.now().uptimeNanoseconds
@@ -86,7 +101,7 @@ final class SwitchboardAPI: HTTPHandler {
         var metric = Metrics.Endpoint.other
         var outcomes = OutcomeCounts.none
         let response: HTTPResponse
-        if let match = Self.endpoints.first(where: { $0.path.count == path.count && $0.path.elementsEqual(path) })?.endpoint {
+        if let match = Self.endpoint(at: path) {
             metric = match.metric
             if match.methods.contains(request.method) {
                 (response, outcomes) = match.handle(self, request)
