@@ -34,8 +34,7 @@ final class RequestState {
     /// A request starts: its target copied (MHD parses the request line in place later).
     func begin(target uri: UnsafePointer<CChar>) {
         let bytes = UnsafeRawBufferPointer(start: uri, count: strlen(uri))
-        target.removeAll(keepingCapacity: true)
-        target.append(contentsOf: bytes)
+        target.replaceSubrange(target.indices, with: bytes)
         began = .now
     }
 

@@ -28,7 +28,7 @@ public struct HTTPRequest: Sendable {
 
     /// The value of a header listed in the daemon's configuration (case-insensitive).
     public func header(_ name: String) -> String? {
-        guard headers.count > 0 else { return nil }
+        guard headers.found > 0 else { return nil }
         for k in headerNames.indices where Self.equalsIgnoringASCIICase(headerNames[k], name) { return header(at: k) }
         return nil
     }
@@ -66,13 +66,16 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-/// The values of the headers a daemon reads, as bytes: one buffer of values and where
-/// each lies (nil when the request lacks it), up to the last one present. Bytes and
-/// ranges, not Strings: releasing them is a free each, not a walk through the
-/// runtime's witnesses, and a connection's next request reuses their capacity.
+/// The values of the headers a daemon reads, as bytes: one buffer of values and, for each
+/// name, where its value lies (nil when the request lacks it). Bytes and ranges, not
+/// Strings: releasing them is a free each, not a walk through the runtime's witnesses,
+/// and a connection's next request reuses them (a slot is written only when its header
+/// is present; the slots are emptied after a request that had any).
 struct HeaderValues: Sendable {
     private var bytes: [UInt8] = []
     private var ranges: [Range<Int>?] = []
+    /// How many slots hold a value.
+    private(set) var found = 0
 
     init() {}
 
@@ -83,11 +86,9 @@ struct HeaderValues: Sendable {
             let start = bytes.count
             bytes.append(contentsOf: value.utf8)
             ranges.append(start..<bytes.count)
+            found += 1
         }
     }
-
-    /// How many slots there are: up to the last header present.
-    var count: Int { ranges.count }
 
     /// The value in slot `index`, nil when absent.
     subscript(index: Int) -> ArraySlice<UInt8>? {
@@ -95,23 +96,28 @@ struct HeaderValues: Sendable {
         return bytes[range]
     }
 
-    /// Copies the C strings `sb_scan_headers` found (`values[k]` for the k-th name).
+    /// Copies the C strings `sb_scan_headers` found (`values[k]` for the k-th name) into
+    /// empty slots.
     mutating func read(_ values: UnsafeMutableBufferPointer<UnsafePointer<CChar>?>) {
-        var last = values.count
-        while last > 0, values[last - 1] == nil { last -= 1 }
-        for value in values[..<last] {
-            guard let value else { ranges.append(nil); continue }
-            let start = bytes.count
-            bytes.append(contentsOf: UnsafeRawBufferPointer(start: value, count: strlen(value)))
-            ranges.append(start..<bytes.count)
+        if ranges.count != values.count { ranges = Array(repeating: nil, count: values.count) }
+        for k in values.indices {
+            guard let string = values[k] else { continue }
+            let value = UnsafeRawBufferPointer(start: string, count: strlen(string))
+            // The first value replaces what an earlier request left (one call, where
+            // emptying and appending are two).
+            let start = found == 0 ? 0 : bytes.count
+            bytes.replaceSubrange(start..<bytes.count, with: value)
+            ranges[k] = start..<bytes.count
+            found += 1
         }
     }
 
-    /// Empties the values for the next request, keeping the buffers unless they grew
-    /// past `limit` bytes.
+    /// Empties the slots for the next request (the bytes stay until its first value
+    /// replaces them), keeping the buffer unless the values grew past `limit` bytes.
     mutating func clear(keepingCapacityUpTo limit: Int) {
-        guard !ranges.isEmpty else { return }
-        ranges.removeAll(keepingCapacity: true)
-        if bytes.capacity > limit { bytes = [] } else { bytes.removeAll(keepingCapacity: true) }
+        guard found > 0 else { return }
+        for k in ranges.indices { ranges[k] = nil }
+        found = 0
+        if bytes.capacity > limit { bytes = [] }
     }
 }
