@@ -46,7 +46,7 @@ static inline struct MHD_Daemon *sb_start_daemon(const struct sb_daemon_config *
                                                  MHD_AccessHandlerCallback handler, void *handler_cls,
                                                  MHD_RequestCompletedCallback completed, void *completed_cls,
                                                  sb_uri_log_callback uri_log, void *uri_log_cls,
-                                                 MHD_NotifyConnectionCallback connection_notify) {
+                                                 MHD_NotifyConnectionCallback connection_notify, void *connection_notify_cls) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *address;
@@ -79,7 +79,7 @@ static inline struct MHD_Daemon *sb_start_daemon(const struct sb_daemon_config *
         MHD_OPTION_UNESCAPE_CALLBACK, sb_identity_unescape, NULL,
         MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-        MHD_OPTION_NOTIFY_CONNECTION, connection_notify, NULL,
+        MHD_OPTION_NOTIFY_CONNECTION, connection_notify, connection_notify_cls,
         MHD_OPTION_END);
 }
 

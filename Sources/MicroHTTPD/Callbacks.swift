@@ -55,12 +55,15 @@ final class RequestState {
 /// (`passRetained`) and released when it closes, after its last request completed.
 func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
                         _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode) {
-    guard let socketContext else { return }
+    guard let socketContext, let cls else { return }
+    let context = Unmanaged<DaemonContext>.fromOpaque(cls)
     if code == .CONNECTION_NOTIFY_STARTED {
         socketContext.pointee = Unmanaged.passRetained(RequestState()).toOpaque()
+        _ = context._withUnsafeGuaranteedRef { $0.connectionStates.add(1, ordering: .relaxed) }
     } else if let state = socketContext.pointee {
         Unmanaged<RequestState>.fromOpaque(state).release()
         socketContext.pointee = nil
+        _ = context._withUnsafeGuaranteedRef { $0.connectionStates.subtract(1, ordering: .relaxed) }
     }
 }
 

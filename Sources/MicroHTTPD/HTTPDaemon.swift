@@ -110,7 +110,7 @@ public final class HTTPDaemon: Sendable {
             config.memory_limit = configuration.connectionMemoryLimit
             config.stack_size = 1 << 20
             return sb_start_daemon(&config, accessHandler, context.toOpaque(), requestCompleted, context.toOpaque(),
-                                   requestStarted, context.toOpaque(), connectionNotified)
+                                   requestStarted, context.toOpaque(), connectionNotified, context.toOpaque())
         }
         guard let started else {
             holdLoop.stop()
@@ -130,6 +130,9 @@ public final class HTTPDaemon: Sendable {
 
     /// Requests received and not yet completed.
     public var requestsInFlight: Int { context.takeUnretainedValue().inFlight.load(ordering: .relaxed) }
+
+    /// The callbacks' context, retained by the caller (tests read its counters after `stop()`).
+    var callbackContext: DaemonContext { context.takeUnretainedValue() }
 
     /// Stops accepting connections, answers every held request (``HeldRequest/Wake/stopping``)
     /// and ends every event stream, lets open requests finish for up to `gracePeriod`, then
@@ -175,6 +178,9 @@ final class DaemonContext: Sendable {
     /// Requests between their request line and their completion (held ones and streams
     /// included).
     let inFlight = Atomic<Int>(0)
+    /// Connections with a request state: made when libmicrohttpd accepts one, freed when
+    /// it closes (0 again once the daemon stopped).
+    let connectionStates = Atomic<Int>(0)
     /// Answers parked requests at their deadline or when their client leaves.
     let holdLoop: HoldLoop
     let streams: OpenStreams

@@ -91,6 +91,51 @@ struct MicroHTTPDTests {
         #expect(ContinuousClock.now - started >= .milliseconds(250))
     }
 
+    /// Every connection's request state is freed when the connection closes, however it
+    /// ends: answered, dropped before a request or in the middle of one, left while its
+    /// request is held, or still open (idle or held) when the daemon stops.
+    @Test func everyConnectionStateIsFreedWhenItsConnectionCloses() throws {
+        let daemon = try HTTPDaemon(configuration: .init(port: 0, threads: 2), handler: Holding())
+        let context = daemon.callbackContext
+        let port = daemon.port
+        func connect() throws -> Int32 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            try #require(result == 0)
+            return fd
+        }
+        func send(_ fd: Int32, _ text: String) { _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        func waitFor(_ expected: Int) -> Int {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while context.connectionStates.load(ordering: .relaxed) != expected && ContinuousClock.now < deadline { usleep(10_000) }
+            return context.connectionStates.load(ordering: .relaxed)
+        }
+        for _ in 0..<5 { #expect(try Self.curl("http://127.0.0.1:\(port)/now") == "200 now") }
+        let silent = try connect()                       // never sends a byte
+        let partial = try connect()                      // half a request line
+        send(partial, "GET /no")
+        let held = try connect()                         // a held request whose client leaves
+        send(held, "GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(waitFor(3) == 3)
+        close(silent); close(partial); close(held)
+        #expect(waitFor(0) == 0)
+        // Open at the stop: an idle keep-alive connection and a held request.
+        let idle = try connect()
+        send(idle, "GET /now HTTP/1.1\r\nHost: x\r\n\r\n")
+        let parked = try connect()
+        send(parked, "GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(waitFor(2) == 2)
+        daemon.stop(gracePeriod: .zero)
+        #expect(context.connectionStates.load(ordering: .relaxed) == 0)
+        close(idle); close(parked)
+    }
+
     /// `curl`, status and body.
     static func curl(_ url: String) throws -> String {
         let process = Process()
