@@ -46,7 +46,7 @@ final class RequestState {
         bodyTooLarge = false
         held = nil
         if target.capacity > Self.keptCapacity { target = [] }
-        if !body.isEmpty || body.capacity > 0 { body = [] }
+        if body.capacity > 0 { body = [] }
         headers.clear(keepingCapacityUpTo: Self.keptCapacity)
     }
 }

@@ -108,11 +108,14 @@ extension SwitchboardAPI {
         return star
     }
 
-    /// Whether `h[range]` equals `e` from `offset` on (`range.count` bytes of it). Every
-    /// byte is compared, with no early exit: a loop the compiler vectorizes (an ETag is
-    /// 73 bytes, compared on every poll).
+    /// Whether `h[range]` equals `e` from `offset` on (`range.count` bytes of it).
     private static func equal(_ h: Span<UInt8>, _ range: Range<Int>, _ e: Span<UInt8>, from offset: Int = 0) -> Bool {
-        let a = h.extracting(range), b = e.extracting(offset..<(offset + range.count))
+        equal(h.extracting(range), e.extracting(offset..<(offset + range.count)))
+    }
+
+    /// Whether two byte spans are equal. Every byte is compared, with no early exit: a
+    /// loop the compiler vectorizes (an ETag is 73 bytes, compared on every poll).
+    static func equal(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for k in 0..<a.count { difference |= a[k] ^ b[k] }

@@ -82,14 +82,9 @@ final class SwitchboardAPI: HTTPHandler {
     /// The endpoint at `path`. By index and length first: `first(where:)` copied each
     /// entry it passed (a retain and release of its path, methods and closure).
     static func endpoint(at path: ArraySlice<UInt8>) -> Endpoint? {
-        let p = path.span
         for i in endpoints.indices {
             let candidate = endpoints[i].path
-            guard candidate.count == p.count else { continue }
-            let e = candidate.span
-            var difference: UInt8 = 0
-            for k in 0..<e.count { difference |= e[k] ^ p[k] }
-            if difference == 0 { return endpoints[i].endpoint }
+            if candidate.count == path.count && equal(candidate.span, path.span) { return endpoints[i].endpoint }
         }
         return nil
     }
