@@ -38,7 +38,7 @@ struct MicroHTTPDTests {
         #expect(!HTTPRequest.equalsIgnoringASCIICase("a-b", "a\u{0D}b"))  // '-' | 0x20 is '-', not a letter
         #expect(String(decoding: r.path, as: UTF8.self) == "/v1/resolve")
         #expect(String(decoding: r.query, as: UTF8.self) == "url=/a")
-        // Values stop at the last header present: the names after it read as absent.
+        // Fewer values than names: the names after them read as absent.
         let trimmed = HTTPRequest(method: "GET", target: Array("/v1/manifest".utf8), body: [],
                                   headerNames: ["If-None-Match", "Prefer"], headers: HeaderValues(["\"x\""]))
         #expect(trimmed.header("prefer") == nil && trimmed.header(at: 1) == nil && trimmed.header(at: 0) == "\"x\"")

@@ -31,7 +31,7 @@ extension ManifestDecoder {
             case "universalLink": field.universalLink = member.value
             case "redirect": field.redirect = member.value
             case "description": break
-            default: warning("unknown-field", pointer().appending(member.key), "unknown field \"\(member.key)\" is ignored")
+            default: unknownField(member.key, pointer())
             }
         }
         let name = string(field.name, pointer().appending("name"))

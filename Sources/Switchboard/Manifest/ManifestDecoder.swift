@@ -235,8 +235,13 @@ struct ManifestDecoder {
 
     mutating func checkKeys(_ members: [JSONValue.Member], _ pointer: @autoclosure () -> JSONPointer, known: [String]) {
         for member in members where !known.contains(where: { JSONValue.sameKey($0, member.key) }) {
-            warning("unknown-field", pointer().appending(member.key), "unknown field \"\(member.key)\" is ignored")
+            unknownField(member.key, pointer())
         }
+    }
+
+    /// The warning for a member no field of its object reads.
+    mutating func unknownField(_ key: String, _ object: JSONPointer) {
+        warning("unknown-field", object.appending(key), "unknown field \"\(key)\" is ignored")
     }
 
     mutating func string(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, nonEmpty: Bool = true) -> String? {

@@ -86,14 +86,7 @@ struct ManifestValidator {
     private func queryDeclarations(_ c: RouteCandidate) -> [ParamDeclaration] {
         // A scan of the few segments per declaration: no set built for the many routes
         // that declare nothing.
-        manifest.routes[c.route].params.filter { declaration in
-            !c.segments.contains { segment in
-                switch segment {
-                case .literal: return false
-                case .param(let name, _), .wildcard(let name, _): return name == declaration.name
-                }
-            }
-        }
+        manifest.routes[c.route].params.filter { !c.binds($0.name) }
     }
 
     private func types(_ c: RouteCandidate) -> [ParamType?] {
