@@ -16,49 +16,69 @@ struct QueryString {
         let rawValue: ArraySlice<UInt8>
     }
 
-    /// The items of a query, in order: split at `&`, keys at the first `=`, empty keys
-    /// skipped, every `%` checked to start a `%XX` escape (a malformed one anywhere
-    /// refuses the query: reading every item finds it).
+    /// Where an item lies in a query's bytes (offsets from its start).
+    struct Bounds {
+        let key: Range<Int>
+        let value: Range<Int>
+        /// Whether the key has a `%XX` or `+` to decode (values are decoded when used).
+        let keyIsEncoded: Bool
+    }
+
+    /// The next item of a query from `offset` on, which moves past it: split at `&`, the
+    /// key at the first `=`, empty keys skipped, every `%` checked to start a `%XX`
+    /// escape (a malformed one anywhere refuses the query: reading every item finds it).
+    /// Offsets, not slices: a slice retains the query's buffer, and a resolve reads its
+    /// query item by item in the request path.
+    static func nextItem(in bytes: Span<UInt8>, from offset: inout Int) throws(Problem) -> Bounds? {
+        while offset < bytes.count {
+            var eq = -1
+            var keyIsEncoded = false
+            var i = offset
+            while i < bytes.count {
+                let b = bytes[i]
+                // Letters and most of a URL are above every byte that means something here.
+                if b > UInt8(ascii: "=") {
+                    i += 1
+                    continue
+                }
+                if b == UInt8(ascii: "&") { break }
+                if b == UInt8(ascii: "%") {
+                    guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { throw .invalidPercentEncoding }
+                    if eq < 0 { keyIsEncoded = true }
+                    i += 3
+                    continue
+                }
+                if eq < 0 {
+                    if b == UInt8(ascii: "=") { eq = i } else if b == UInt8(ascii: "+") { keyIsEncoded = true }
+                }
+                i += 1
+            }
+            let start = offset
+            offset = i + 1
+            let keyEnd = eq < 0 ? i : eq
+            guard keyEnd > start else { continue }
+            return Bounds(key: start..<keyEnd, value: (eq < 0 ? i : eq + 1)..<i, keyIsEncoded: keyIsEncoded)
+        }
+        return nil
+    }
+
+    /// The items of a query, in order (``nextItem(in:from:)``), as slices with keys decoded.
     struct Items {
         private let raw: ArraySlice<UInt8>
-        private var start: Int
+        private var offset = 0
 
         init(_ raw: ArraySlice<UInt8>) {
             self.raw = raw
-            start = raw.startIndex
         }
 
         mutating func next() throws(Problem) -> Item? {
-            while start < raw.endIndex {
-                var eq: Int? = nil
-                var keyNeedsDecoding = false
-                var i = start
-                scan: while i < raw.endIndex {
-                    switch raw[i] {
-                    case UInt8(ascii: "&"):
-                        break scan
-                    case UInt8(ascii: "="):
-                        if eq == nil { eq = i }
-                    case UInt8(ascii: "%"):
-                        guard i + 2 < raw.endIndex, QueryString.isHex(raw[i + 1]),
-                              QueryString.isHex(raw[i + 2]) else { throw .invalidPercentEncoding }
-                        if eq == nil { keyNeedsDecoding = true }
-                        i += 2
-                    case UInt8(ascii: "+"):
-                        if eq == nil { keyNeedsDecoding = true }
-                    default:
-                        break
-                    }
-                    i += 1
-                }
-                let itemStart = start
-                start = i + 1
-                let keyEnd = eq ?? i
-                guard keyEnd > itemStart else { continue }
-                let key = keyNeedsDecoding ? try QueryString.decode(raw[itemStart..<keyEnd])[...] : raw[itemStart..<keyEnd]
-                return Item(key: key, rawValue: raw[(eq.map { $0 + 1 } ?? i)..<i])
-            }
-            return nil
+            var offset = self.offset
+            defer { self.offset = offset }
+            guard let item = try QueryString.nextItem(in: raw.span, from: &offset) else { return nil }
+            let base = raw.startIndex
+            let key = raw[(base + item.key.lowerBound)..<(base + item.key.upperBound)]
+            return Item(key: item.keyIsEncoded ? try QueryString.decode(key)[...] : key,
+                        rawValue: raw[(base + item.value.lowerBound)..<(base + item.value.upperBound)])
         }
     }
 
@@ -83,15 +103,19 @@ struct QueryString {
 
     static func decode(_ bytes: ArraySlice<UInt8>) throws(Problem) -> [UInt8] {
         var containsNUL = false
-        return try decode(bytes, containsNUL: &containsNUL)
+        return try decode(bytes.span, containsNUL: &containsNUL)
     }
 
     /// Decodes, and says whether the result holds a NUL byte.
     static func decode(_ bytes: ArraySlice<UInt8>, containsNUL: inout Bool) throws(Problem) -> [UInt8] {
+        try decode(bytes.span, containsNUL: &containsNUL)
+    }
+
+    /// Decodes, and says whether the result holds a NUL byte.
+    static func decode(_ input: Span<UInt8>, containsNUL: inout Bool) throws(Problem) -> [UInt8] {
         var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
+        decoded.reserveCapacity(input.count)
         var nul = false
-        let input = bytes.span
         var i = 0
         while i < input.count {
             var b = input[i]

@@ -32,32 +32,61 @@ extension SwitchboardAPI {
     /// exactly once, `platform`, `idiom` and `appVersion` at most once, `explain` (the
     /// last one counts); other keys are ignored.
     static func parameters(_ raw: ArraySlice<UInt8>) throws(Problem) -> ResolveParameters {
-        var url: ArraySlice<UInt8>? = nil
+        let bytes = raw.span
+        var url: Range<Int>? = nil
         var urls = 0
-        var explain: ArraySlice<UInt8>? = nil
+        var explain: Range<Int>? = nil
         var context = ResolveContext()
-        var items = QueryString.Items(raw)
-        while let item = try Self.next(&items) {
-            let key = item.key
-            if Self.equals(key, "url") {
+        var offset = 0
+        while let item = try Self.nextItem(in: bytes, from: &offset) {
+            let key = item.keyIsEncoded ? Self.parameter(Self.decoded(bytes.extracting(item.key)).span)
+                                        : Self.parameter(bytes.extracting(item.key))
+            switch key {
+            case .url:
                 urls += 1
-                url = item.rawValue
-            } else if Self.equals(key, "explain") {
-                explain = item.rawValue
-            } else if let field = Self.contextField(key) {
-                try Self.set(field, item.rawValue, in: &context)
+                url = item.value
+            case .explain:
+                explain = item.value
+            case .context(let field):
+                let base = raw.startIndex
+                try Self.set(field, raw[(base + item.value.lowerBound)..<(base + item.value.upperBound)], in: &context)
+            case nil:
+                break
             }
         }
         var containsNUL = false
-        guard urls == 1, let url, let decoded = try? QueryString.decode(url, containsNUL: &containsNUL) else {
+        guard urls == 1, let url, let decoded = try? QueryString.decode(bytes.extracting(url), containsNUL: &containsNUL) else {
             throw .badRequest(urls == 0 ? "the url parameter is required: /v1/resolve?url=..."
                                         : "give the url parameter once; POST /v1/resolve takes several")
         }
         guard !containsNUL else { throw .badRequest("the url parameter contains a NUL byte") }
-        if let explain, Self.equals(explain, "near") {
+        let explainValue = explain.map { raw[(raw.startIndex + $0.lowerBound)..<(raw.startIndex + $0.upperBound)] }
+        if let explainValue, Self.equals(explainValue, "near") {
             return ResolveParameters(url: decoded, context: consume context, explain: true, near: true)
         }
-        return ResolveParameters(url: decoded, context: consume context, explain: try Self.flag(explain))
+        return ResolveParameters(url: decoded, context: consume context, explain: try Self.flag(explainValue))
+    }
+
+    /// The parameters of `GET /v1/resolve` a query key can name.
+    enum Parameter {
+        case url, explain
+        case context(ResolveContext.Field)
+    }
+
+    /// The parameter a (decoded) query key names, if any: compared as bytes, no String made.
+    static func parameter(_ key: Span<UInt8>) -> Parameter? {
+        if equals(key, "url") { return .url }
+        if equals(key, "appVersion") { return .context(.appVersion) }
+        if equals(key, "platform") { return .context(.platform) }
+        if equals(key, "idiom") { return .context(.idiom) }
+        if equals(key, "explain") { return .explain }
+        return nil
+    }
+
+    /// An encoded key decoded (a malformed escape was refused when the item was read).
+    static func decoded(_ key: Span<UInt8>) -> [UInt8] {
+        var containsNUL = false
+        return (try? QueryString.decode(key, containsNUL: &containsNUL)) ?? []
     }
 
     /// Sets a context field from its raw query value.
@@ -74,33 +103,25 @@ extension SwitchboardAPI {
     }
 
     /// The next item of a query, or the problem of a malformed one.
-    static func next(_ items: inout QueryString.Items) throws(Problem) -> QueryString.Item? {
+    static func nextItem(in bytes: Span<UInt8>, from offset: inout Int) throws(Problem) -> QueryString.Bounds? {
         do {
-            return try items.next()
+            return try QueryString.nextItem(in: bytes, from: &offset)
         } catch {
             throw .badRequest("malformed query string: invalid percent-encoding")
         }
     }
 
-    /// The context field a query key names, if any (compared as bytes: no String made).
-    static func contextField(_ key: ArraySlice<UInt8>) -> ResolveContext.Field? {
-        if equals(key, "platform") { return .platform }
-        if equals(key, "idiom") { return .idiom }
-        if equals(key, "appVersion") { return .appVersion }
-        return nil
-    }
-
     /// Whether the bytes of a query key spell `word`.
-    static func equals(_ key: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
+    static func equals(_ key: Span<UInt8>, _ word: StaticString) -> Bool {
         guard key.count == word.utf8CodeUnitCount else { return false }
         return word.withUTF8Buffer { w in
-            var k = 0
-            for b in key {
-                guard b == w[k] else { return false }
-                k += 1
-            }
+            for k in 0..<key.count where key[k] != w[k] { return false }
             return true
         }
+    }
+
+    static func equals(_ key: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
+        equals(key.span, word)
     }
 
     /// Whether a raw query value has anything to decode (`%XX` or `+`).

@@ -30,6 +30,18 @@ final class ResolveEndpointTests {
         #expect(try RawHTTP.get("/v1/resolve?url=/artist/a%2Bb", port: server.port).json()["status"] as? String == "matched")
     }
 
+    @Test func readsKeysAsFormEncodingDecodesThem() throws {
+        // Keys are decoded too (%75rl is url, app%56ersion is appVersion, a+b is "a b");
+        // a value keeps every `=` after the first; unknown keys are ignored.
+        let r = try RawHTTP.get("/v1/resolve?a+b=1&%75rl=/artist/a%3Db&app%56ersion=7.1.0&x", port: server.port).json()
+        #expect(r["url"] as? String == "/artist/a=b")
+        #expect((r["params"] as? [String: String])?["id"] == "a=b")
+        let versioned = try RawHTTP.get("/v1/resolve?url=/user/conversations/12&app%56ersion=7.1.0", port: server.port).json()
+        #expect((versioned["route"] as? [String: String])?["name"] == "conversation-web")
+        let twice = try RawHTTP.get("/v1/resolve?url=/a&u%72l=/b", port: server.port)
+        #expect(twice.status == 400)
+    }
+
     @Test func appliesContextAndExplains() throws {
         let r = try RawHTTP.get("/v1/resolve?url=/user/conversations/12&appVersion=7.1.0&platform=ios&explain=1", port: server.port).json()
         #expect((r["route"] as? [String: String])?["name"] == "conversation-web")
@@ -52,6 +64,8 @@ final class ResolveEndpointTests {
         ("/v1/resolve", "the url parameter is required"),
         ("/v1/resolve?url=/a&url=/b", "give the url parameter once"),
         ("/v1/resolve?url=/a%zz", "malformed query string"),
+        ("/v1/resolve?url=/a&other=%4", "malformed query string"),
+        ("/v1/resolve?%zz=1&url=/a", "malformed query string"),
         ("/v1/resolve?url=/a%00b", "NUL"),
         ("/v1/resolve?url=/a&appVersion=seven", "appVersion"),
         ("/v1/resolve?url=/a&appVersion=7.3.0&appVersion=7.3.0", "give appVersion at most once"),
