@@ -1,94 +1,113 @@
 import MicroHTTPD
 import Switchboard
-import SystemSupport
+
+import Synchronization
 
 /// Request counters and the latency histogram, rendered in the Prometheus text format.
-/// One short critical section per request (a few additions).
+/// Each a relaxed atomic, as Prometheus client libraries keep them: a request adds to
+/// three or four of them and takes no lock that every thread would queue on. A scrape
+/// reads them one by one, so it may see a request in one counter and not yet in another.
 final class Metrics: Sendable {
     /// The endpoints counted separately.
-    enum Endpoint: String, CaseIterable, Sendable {
-        case resolve = "/v1/resolve", manifest = "/v1/manifest", healthz = "/healthz", readyz = "/readyz",
-             metrics = "/metrics", openapi = "/openapi.json", routes = "/v1/routes", validate = "/v1/validate", events = "/v1/events", explorer = "/",
-             other = "other"
-    }
+    enum Endpoint: Int, CaseIterable, Sendable {
+        case resolve, manifest, healthz, readyz, metrics, openapi, routes, validate, events, explorer, other
 
-    /// `Endpoint.allCases`, built once (reading `allCases` builds an array each time).
-    static let endpoints = Endpoint.allCases
+        /// The label written for it.
+        var label: String {
+            switch self {
+            case .resolve: "/v1/resolve"
+            case .manifest: "/v1/manifest"
+            case .healthz: "/healthz"
+            case .readyz: "/readyz"
+            case .metrics: "/metrics"
+            case .openapi: "/openapi.json"
+            case .routes: "/v1/routes"
+            case .validate: "/v1/validate"
+            case .events: "/v1/events"
+            case .explorer: "/"
+            case .other: "other"
+            }
+        }
+    }
 
     /// Upper bounds of the latency buckets, in seconds.
     static let buckets: [Double] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1]
 
     static let methods = ["GET", "HEAD", "POST", "other"]
     static let statuses = [200, 304, 400, 404, 405, 408, 413, 414, 431, 500, 503, 0]
+    /// `Resolution.Status.allCases`, built once (reading `allCases` builds an array).
+    static let outcomeStatuses = Resolution.Status.allCases
+    /// The buckets' bounds in nanoseconds, as requests are timed.
+    static let bucketNanoseconds = buckets.map { UInt64(($0 * 1e9).rounded()) }
 
-    struct Counts: Sendable {
-        /// `[endpoint][method][status]` flattened: no allocation per request.
-        var requests = [Int](repeating: 0, count: Metrics.endpoints.count * Metrics.methods.count * Metrics.statuses.count)
-        var outcomes = OutcomeCounts.none
-        var latency = [Int](repeating: 0, count: Metrics.buckets.count + 1)
-        var latencySum = 0.0
-        var latencyCount = 0
+    /// `[endpoint][method][status]` flattened (11 × 4 × 12, checked in `init`).
+    private let requests: InlineArray<528, Atomic<Int>>
+    /// Resolved URLs by ``Resolution/Status`` (in `allCases` order).
+    private let outcomes: InlineArray<4, Atomic<Int>>
+    /// The latency histogram's buckets (the last one above every bound), the number of
+    /// requests timed and their total in nanoseconds.
+    private let latency: InlineArray<12, Atomic<Int>>
+    private let latencyCount = Atomic<Int>(0)
+    private let latencyNanoseconds = Atomic<Int>(0)
+
+    init() {
+        requests = InlineArray { _ in Atomic(0) }
+        outcomes = InlineArray { _ in Atomic(0) }
+        latency = InlineArray { _ in Atomic(0) }
+        precondition(requests.count == Endpoint.allCases.count * Self.methods.count * Self.statuses.count
+                        && outcomes.count == Resolution.Status.allCases.count && latency.count == Self.buckets.count + 1)
     }
 
-    private let counts = Locked(Counts())
-
-    /// Counts one request and the resolve results it answered. `seconds` nil leaves the
-    /// latency histogram alone (a held poll's answer: its wait is the client's choice, not
-    /// our latency).
-    func record(endpoint: Endpoint, method: String, status: Int, seconds: Double?, outcomes: OutcomeCounts = .none) {
-        var bucket = Self.buckets.count
-        for (i, bound) in Self.buckets.enumerated() where seconds ?? 0 <= bound {
-            bucket = i
-            break
-        }
-        let e = Self.endpoints.firstIndex(of: endpoint) ?? Self.endpoints.count - 1
+    /// Counts one request and the resolve results it answered. `nanoseconds` nil leaves
+    /// the latency histogram alone (a held poll's answer: its wait is the client's
+    /// choice, not our latency).
+    func record(endpoint: Endpoint, method: String, status: Int, nanoseconds: UInt64?, outcomes counted: OutcomeCounts = .none) {
         let m = Self.methods.firstIndex(of: method) ?? Self.methods.count - 1
         let st = Self.statuses.firstIndex(of: status) ?? Self.statuses.count - 1
-        let index = (e * Self.methods.count + m) * Self.statuses.count + st
-        counts.withLock { c in
-            c.requests[index] += 1
-            if let seconds {
-                c.latency[bucket] += 1
-                c.latencySum += seconds
-                c.latencyCount += 1
-            }
-            c.outcomes.add(outcomes)
+        requests[(endpoint.rawValue * Self.methods.count + m) * Self.statuses.count + st].wrappingAdd(1, ordering: .relaxed)
+        if let nanoseconds {
+            let bucket = Self.bucketNanoseconds.firstIndex { nanoseconds <= $0 } ?? Self.buckets.count
+            latency[bucket].wrappingAdd(1, ordering: .relaxed)
+            latencyCount.wrappingAdd(1, ordering: .relaxed)
+            latencyNanoseconds.wrappingAdd(Int(truncatingIfNeeded: nanoseconds), ordering: .relaxed)
+        }
+        for (i, status) in Self.outcomeStatuses.enumerated() where counted[status] > 0 {
+            outcomes[i].wrappingAdd(counted[status], ordering: .relaxed)
         }
     }
 
     /// The exposition text; manifest figures come from the store, held polls and streams
     /// from its live updates.
     func render(store: ManifestStore.State, live: LiveUpdates.Figures) -> String {
-        let c = counts.withLock { $0 }
         var out = ""
         out += "# HELP switchboard_http_requests_total HTTP requests by endpoint, method and status.\n"
         out += "# TYPE switchboard_http_requests_total counter\n"
-        for (e, endpoint) in Self.endpoints.enumerated() {
+        for endpoint in Endpoint.allCases {
             for (m, method) in Self.methods.enumerated() {
                 for (st, status) in Self.statuses.enumerated() {
-                    let count = c.requests[(e * Self.methods.count + m) * Self.statuses.count + st]
+                    let count = requests[(endpoint.rawValue * Self.methods.count + m) * Self.statuses.count + st].load(ordering: .relaxed)
                     guard count > 0 else { continue }
                     let code = status == 0 ? "other" : String(status)
-                    out += "switchboard_http_requests_total{endpoint=\"\(endpoint.rawValue)\",method=\"\(method)\",status=\"\(code)\"} \(count)\n"
+                    out += "switchboard_http_requests_total{endpoint=\"\(endpoint.label)\",method=\"\(method)\",status=\"\(code)\"} \(count)\n"
                 }
             }
         }
         out += "# HELP switchboard_resolve_outcomes_total Resolved URLs by result status.\n"
         out += "# TYPE switchboard_resolve_outcomes_total counter\n"
-        for status in Resolution.Status.allCases {
-            out += "switchboard_resolve_outcomes_total{status=\"\(status.rawValue)\"} \(c.outcomes[status])\n"
+        for (i, status) in Self.outcomeStatuses.enumerated() {
+            out += "switchboard_resolve_outcomes_total{status=\"\(status.rawValue)\"} \(outcomes[i].load(ordering: .relaxed))\n"
         }
         out += "# HELP switchboard_http_request_duration_seconds Time to handle a request, from complete request to response queued.\n"
         out += "# TYPE switchboard_http_request_duration_seconds histogram\n"
         var cumulative = 0
         for (i, bound) in Self.buckets.enumerated() {
-            cumulative += c.latency[i]
+            cumulative += latency[i].load(ordering: .relaxed)
             out += "switchboard_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
         }
-        cumulative += c.latency[Self.buckets.count]
+        cumulative += latency[Self.buckets.count].load(ordering: .relaxed)
         out += "switchboard_http_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
-        out += "switchboard_http_request_duration_seconds_sum \(c.latencySum)\n"
-        out += "switchboard_http_request_duration_seconds_count \(c.latencyCount)\n"
+        out += "switchboard_http_request_duration_seconds_sum \(Double(latencyNanoseconds.load(ordering: .relaxed)) / 1e9)\n"
+        out += "switchboard_http_request_duration_seconds_count \(latencyCount.load(ordering: .relaxed))\n"
         out += "# HELP switchboard_manifest_version The version of the manifest in service.\n"
         out += "# TYPE switchboard_manifest_version gauge\n"
         out += "switchboard_manifest_version \(store.current.compiled.manifest.version)\n"

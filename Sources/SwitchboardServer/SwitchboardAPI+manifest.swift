@@ -28,7 +28,7 @@ extension SwitchboardAPI {
                 if let wait = LiveUpdates.preferredWait(request.header(.prefer)) {
                     let metrics = self.metrics, method = request.method
                     return store.live.hold(seen: served, echo: echo, gzip: gzip, wait: wait) { status in
-                        metrics.record(endpoint: .manifest, method: method, status: status, seconds: 0)
+                        metrics.record(endpoint: .manifest, method: method, status: status, nanoseconds: nil)
                     }
                 }
                 return HTTPResponse(status: 304, prepared: echo ? served.echoNotModified : served.manifestNotModified)

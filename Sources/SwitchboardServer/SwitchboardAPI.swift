@@ -123,11 +123,11 @@ final class SwitchboardAPI: HTTPHandler {
         }
         // A held poll is counted when it is answered.
         if case .held = response.body { return response }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
-        metrics.record(endpoint: metric, method: request.method, status: response.status, seconds: seconds, outcomes: outcomes)
+        let nanoseconds = DispatchTime.now().uptimeNanoseconds &- start
+        metrics.record(endpoint: metric, method: request.method, status: response.status, nanoseconds: nanoseconds, outcomes: outcomes)
         accessLog?.info("request", metadata: [
             "method": "\(request.method)", "target": "\(String(decoding: request.target, as: UTF8.self))",
-            "status": "\(response.status)", "duration_us": "\(Int(seconds * 1e6))",
+            "status": "\(response.status)", "duration_us": "\(nanoseconds / 1000)",
         ])
         return response
     }

@@ -63,8 +63,16 @@ struct LiveUpdateTests {
         #expect(seconds < 10)
         #expect(try f.metric("switchboard_held_polls") == 0)
         #expect(try f.metric("switchboard_wakeup_seconds_count") == 1)
-        #expect(try RawHTTP.get("/metrics", port: f.port).text
-            .contains(#"switchboard_http_requests_total{endpoint="/v1/manifest",method="GET",status="200"} 1"#))
+        let metrics = try RawHTTP.get("/metrics", port: f.port).text
+        #expect(metrics.contains(#"switchboard_http_requests_total{endpoint="/v1/manifest",method="GET",status="200"} 1"#))
+        // Every request is counted; every one but the held poll is timed (its wait was
+        // the client's choice, not our latency).
+        let lines = metrics.split(separator: "\n")
+        let requests = lines.filter { $0.hasPrefix("switchboard_http_requests_total{") }
+            .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
+        let timed = lines.first { $0.hasPrefix("switchboard_http_request_duration_seconds_count ") }
+            .flatMap { Int($0.split(separator: " ").last ?? "") }
+        #expect(timed == requests - 1)
     }
 
     @Test func aHeldPollTimesOutWith304AfterItsWaitAndJitter() throws {
