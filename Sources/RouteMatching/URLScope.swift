@@ -21,11 +21,32 @@ public struct URLScope: Sendable {
     /// The hosts as a list, with their UTF-8, when there are few (most manifests list two
     /// to five): comparing a handful of short strings costs less than hashing one.
     private let fewHosts: [(key: String, utf8: [UInt8])]?
+    /// The app schemes' UTF-8 likewise, when there are few.
+    private let fewSchemes: [[UInt8]]?
+    /// The UTF-8 of ``unsafeSchemes``.
+    private static let unsafeSchemeBytes = unsafeSchemes.map { Array($0.utf8) }
 
     public init(hosts: Set<String>, schemes: Set<String>) {
         self.hosts = hosts
         self.schemes = Set(schemes.map { $0.lowercased() })
         self.fewHosts = hosts.count <= 8 ? hosts.map { ($0, Array($0.utf8)) } : nil
+        self.fewSchemes = schemes.count <= 8 ? self.schemes.map { Array($0.utf8) } : nil
+    }
+
+    /// Whether a URL's scheme, as written, is one of `listed` (lowercase) once lowercased:
+    /// a scheme is ASCII (``schemeEnd(_:)``), so byte by byte, no String made.
+    private static func lowercased(_ scheme: ArraySlice<UInt8>, isIn listed: [[UInt8]]) -> Bool {
+        let bytes = scheme.span
+        for word in listed where word.count == bytes.count {
+            let w = word.span
+            var same = true
+            for i in 0..<w.count where ASCII.lowercased(bytes[i]) != w[i] {
+                same = false
+                break
+            }
+            if same { return true }
+        }
+        return false
     }
 
     /// Whether `key` (a normalized host key) is one of the app's hosts.
@@ -79,9 +100,12 @@ public struct URLScope: Sendable {
                 guard Self.hasPrefix(input, "//", at: colon + 1) else { return .rejected(.missingHost) }
                 return authority(input, from: colon + 3, defaultPorts: isHTTP ? Self.httpPorts : Self.httpsPorts, schemeRelative: false)
             }
-            let scheme = String(decoding: input[..<colon].map(ASCII.lowercased), as: UTF8.self)
-            if Self.unsafeSchemes.contains(scheme) { return .rejected(.unsafeScheme) }
-            guard schemes.contains(scheme) else { return .external }
+            if Self.lowercased(input[..<colon], isIn: Self.unsafeSchemeBytes) { return .rejected(.unsafeScheme) }
+            if let fewSchemes {
+                guard Self.lowercased(input[..<colon], isIn: fewSchemes) else { return .external }
+            } else {
+                guard schemes.contains(String(decoding: input[..<colon].map(ASCII.lowercased), as: UTF8.self)) else { return .external }
+            }
             var start = colon + 1
             while start < input.count, input[start] == UInt8(ascii: "/") { start += 1 }
             return Self.parseInternal(input, host: nil, pathStart: start)

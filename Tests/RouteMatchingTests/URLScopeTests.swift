@@ -107,6 +107,24 @@ struct URLScopeTests {
         }
     }
 
+    /// Likewise schemes: a few are compared on their bytes, many looked up as Strings.
+    @Test func fewSchemesByteComparisonAgreesWithTheSchemeSet() {
+        let listed: Set<String> = ["artsy", "Ex", "my-app+x.1"]
+        let few = URLScope(hosts: [], schemes: listed)
+        let many = URLScope(hosts: [], schemes: listed.union((1...9).map { "other\($0)" }))
+        let schemes = ["artsy", "ARTSY", "Artsy", "art", "artsyy", "ex", "EX", "e", "my-app+x.1", "MY-APP+X.1", "my-app+x.2",
+                       "javascript", "JavaScript", "DATA", "vbScript", "file", "files", "mailto", "x"]
+        for scheme in schemes {
+            for rest in [":/artwork/x", "://artwork/x", ":x"] {
+                let url = scheme + rest
+                #expect(few.classify(url) == many.classify(url), "\(url)")
+            }
+        }
+        #expect(few.classify("ARTSY://artwork/x") == .internal(InternalURL(host: nil, segments: ["artwork", "x"])))
+        #expect(few.classify("JavaScript:x") == .rejected(.unsafeScheme))
+        #expect(few.classify("artsyy:x") == .external)
+    }
+
     @Test func rejectsOverLongInputAtTheLimit() {
         let ok = "/" + String(repeating: "a", count: URLScope.maxLength - 1)
         #expect(segments(ok) != nil)
