@@ -27,8 +27,10 @@ extension CompiledManifest {
         var explanation: Explanation? = explain ? Explanation(host: url.host, path: url.path, segments: url.segments) : nil
         guard let (route, candidate, segments) = route(for: url, context: context, explanation: &explanation) else {
             if explain, explanation?.note == nil { explanation?.note = "no route matched: fallback" }
+            // `explain ? … : nil`: without an explanation nothing is copied (an optional
+            // Explanation is copied through its generic value witness).
             return Resolution(url: urlBytes, status: .fallback, target: targets.fallback, fragment: url.fragment,
-                              explanation: explanation)
+                              explanation: explain ? explanation : nil)
         }
         let slot = route.variants.firstIndex { $0.applies(to: context) }.map { $0 + 1 } ?? 0
         let target = targets.target(route, pattern: candidate.patternIndex, slot: slot)
@@ -37,7 +39,7 @@ extension CompiledManifest {
         let webURL = target.presentation.style == .web && !candidate.binds("url") && !route.inject.contains { $0.key == "url" }
         let matched = MatchedParams(route: route, candidate: candidate, segments: segments, query: url.query, webURL: webURL)
         return Resolution(url: urlBytes, status: .matched, target: target, matched: matched, fragment: url.fragment,
-                          explanation: explanation)
+                          explanation: explain ? explanation : nil)
     }
 
     /// The route that takes the URL, after redirects, with the segments it matched;
