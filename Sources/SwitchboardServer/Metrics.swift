@@ -1,6 +1,5 @@
 import MicroHTTPD
 import Switchboard
-
 import Synchronization
 
 /// Request counters and the latency histogram, rendered in the Prometheus text format.
@@ -141,7 +140,7 @@ final class Metrics: Sendable {
     }
 }
 
-/// Resolved URLs by result status: what one request answered, and the running totals.
+/// Resolved URLs by result status: what one request answered.
 struct OutcomeCounts: Sendable {
     static let none = OutcomeCounts()
 
@@ -155,13 +154,6 @@ struct OutcomeCounts: Sendable {
         case .external: external += 1
         case .rejected: rejected += 1
         }
-    }
-
-    mutating func add(_ other: OutcomeCounts) {
-        matched += other.matched
-        fallback += other.fallback
-        external += other.external
-        rejected += other.rejected
     }
 
     subscript(status: Resolution.Status) -> Int {

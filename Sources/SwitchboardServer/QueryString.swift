@@ -75,11 +75,15 @@ struct QueryString {
             var offset = self.offset
             defer { self.offset = offset }
             guard let item = try QueryString.nextItem(in: raw.span, from: &offset) else { return nil }
-            let base = raw.startIndex
-            let key = raw[(base + item.key.lowerBound)..<(base + item.key.upperBound)]
+            let key = QueryString.slice(raw, item.key)
             return Item(key: item.keyIsEncoded ? try QueryString.decode(key)[...] : key,
-                        rawValue: raw[(base + item.value.lowerBound)..<(base + item.value.upperBound)])
+                        rawValue: QueryString.slice(raw, item.value))
         }
+    }
+
+    /// The bytes of `raw` at `offsets` from its start (as ``Bounds`` gives them).
+    static func slice(_ raw: ArraySlice<UInt8>, _ offsets: Range<Int>) -> ArraySlice<UInt8> {
+        raw[(raw.startIndex + offsets.lowerBound)..<(raw.startIndex + offsets.upperBound)]
     }
 
     let items: [Item]

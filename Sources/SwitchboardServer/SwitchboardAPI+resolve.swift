@@ -48,8 +48,7 @@ extension SwitchboardAPI {
             case .explain:
                 explain = item.value
             case .context(let field):
-                let base = raw.startIndex
-                try Self.set(field, raw[(base + item.value.lowerBound)..<(base + item.value.upperBound)], in: &context)
+                try Self.set(field, QueryString.slice(raw, item.value), in: &context)
             case nil:
                 break
             }
@@ -60,11 +59,10 @@ extension SwitchboardAPI {
                                         : "give the url parameter once; POST /v1/resolve takes several")
         }
         guard !containsNUL else { throw .badRequest("the url parameter contains a NUL byte") }
-        let explainValue = explain.map { raw[(raw.startIndex + $0.lowerBound)..<(raw.startIndex + $0.upperBound)] }
-        if let explainValue, Self.equals(explainValue, "near") {
+        if let explain, Self.equals(bytes.extracting(explain), "near") {
             return ResolveParameters(url: decoded, context: consume context, explain: true, near: true)
         }
-        return ResolveParameters(url: decoded, context: consume context, explain: try Self.flag(explainValue))
+        return ResolveParameters(url: decoded, context: consume context, explain: try Self.flag(explain.map { QueryString.slice(raw, $0) }))
     }
 
     /// The parameters of `GET /v1/resolve` a query key can name.
@@ -118,10 +116,6 @@ extension SwitchboardAPI {
             for k in 0..<key.count where key[k] != w[k] { return false }
             return true
         }
-    }
-
-    static func equals(_ key: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
-        equals(key.span, word)
     }
 
     /// Whether a raw query value has anything to decode (`%XX` or `+`).
