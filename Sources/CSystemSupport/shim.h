@@ -2,8 +2,17 @@
 #ifndef SWITCHBOARD_SYSTEM_SUPPORT_SHIM_H
 #define SWITCHBOARD_SYSTEM_SUPPORT_SHIM_H
 #include <malloc.h>
+#include <stdint.h>
+#include <time.h>
 
 /// Hands freed heap pages back to the kernel (glibc's malloc_trim).
 static inline void sb_trim_heap(void) { malloc_trim(0); }
+
+/// CLOCK_MONOTONIC in nanoseconds: one vDSO call.
+static inline uint64_t sb_monotonic_nanoseconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 #endif

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Synchronization
+import SystemSupport
 
 // The C callbacks libmicrohttpd calls on its threads. Kept out of any actor (a closure
 // in main.swift would be main-actor isolated and trap on these threads) and free of
@@ -16,7 +17,8 @@ final class RequestState {
     /// The raw request target; its capacity is kept between requests up to
     /// ``keptCapacity``.
     @exclusivity(unchecked) private(set) var target: [UInt8] = []
-    @exclusivity(unchecked) private(set) var began = ContinuousClock.now
+    /// When the request began (``monotonicNanoseconds()``): its body's deadline counts from here.
+    @exclusivity(unchecked) private(set) var began = monotonicNanoseconds()
     @exclusivity(unchecked) var started = false
     @exclusivity(unchecked) var body: [UInt8] = []
     @exclusivity(unchecked) var bodyTooLarge = false
@@ -35,7 +37,7 @@ final class RequestState {
     func begin(target uri: UnsafePointer<CChar>) {
         let bytes = UnsafeRawBufferPointer(start: uri, count: strlen(uri))
         target.replaceSubrange(target.indices, with: bytes)
-        began = .now
+        began = monotonicNanoseconds()
     }
 
     /// The request completed: the state is ready for the connection's next one. A
@@ -171,7 +173,7 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
 
     let size = uploadDataSize.pointee
     if size > 0 {
-        if ContinuousClock.now - state.began > .seconds(context.configuration.bodyDeadlineSeconds) {
+        if monotonicNanoseconds() &- state.began > UInt64(context.configuration.bodyDeadlineSeconds) * 1_000_000_000 {
             // Too late to queue a response mid-body: write it to the socket, then close.
             let body = problemJSON(408, "Request Timeout", "the body did not arrive within \(context.configuration.bodyDeadlineSeconds) seconds")
             _ = body.withUnsafeBytes { bytes in

@@ -1,7 +1,7 @@
-import Dispatch
 import Logging
 import MicroHTTPD
 import Switchboard
+import SystemSupport
 
 /// The HTTP API of SPEC §3: routes each request to its endpoint, answers from the
 /// manifest in service, and counts it.
@@ -91,7 +91,7 @@ final class SwitchboardAPI: HTTPHandler {
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         // Nanoseconds as an integer: Duration's components cost a 128-bit division each.
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = monotonicNanoseconds()
         let path = request.path
         var metric = Metrics.Endpoint.other
         var outcomes = OutcomeCounts.none
@@ -123,7 +123,7 @@ final class SwitchboardAPI: HTTPHandler {
         }
         // A held poll is counted when it is answered.
         if case .held = response.body { return response }
-        let nanoseconds = DispatchTime.now().uptimeNanoseconds &- start
+        let nanoseconds = monotonicNanoseconds() &- start
         metrics.record(endpoint: metric, method: request.method, status: response.status, nanoseconds: nanoseconds, outcomes: outcomes)
         accessLog?.info("request", metadata: [
             "method": "\(request.method)", "target": "\(String(decoding: request.target, as: UTF8.self))",
