@@ -1,4 +1,5 @@
-// What SystemSupport calls that the Glibc module does not export.
+// What SystemSupport calls in C: what the Glibc module does not export, and the
+// monotonic clock read in one inline call.
 #ifndef SWITCHBOARD_SYSTEM_SUPPORT_SHIM_H
 #define SWITCHBOARD_SYSTEM_SUPPORT_SHIM_H
 #include <malloc.h>

@@ -5,11 +5,3 @@ import CSystemSupport
 public func releaseFreedMemory() {
     sb_trim_heap()
 }
-
-/// The monotonic clock in nanoseconds, for timing a request: one `clock_gettime` (the
-/// request path reads it three times; `ContinuousClock.now` and `DispatchTime.now()`
-/// cost 98 and 66 instructions a read, most of it conversions).
-@inline(__always)
-public func monotonicNanoseconds() -> UInt64 {
-    sb_monotonic_nanoseconds()
-}
