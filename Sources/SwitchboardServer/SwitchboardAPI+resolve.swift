@@ -111,11 +111,7 @@ extension SwitchboardAPI {
 
     /// Whether the bytes of a query key spell `word`.
     static func equals(_ key: Span<UInt8>, _ word: StaticString) -> Bool {
-        guard key.count == word.utf8CodeUnitCount else { return false }
-        return word.withUTF8Buffer { w in
-            for k in 0..<key.count where key[k] != w[k] { return false }
-            return true
-        }
+        key.count == word.utf8CodeUnitCount && word.withUTF8Buffer { equal(key, $0.span) }
     }
 
     /// Whether a raw query value has anything to decode (`%XX` or `+`).
