@@ -19,37 +19,32 @@ extension RouteTrie {
         pruning: Bool = true,
         accept: (Int, TypeFailure?) -> Bool
     ) -> Int? {
-        // Literal keys compare lowercased unless the manifest is case-sensitive: against a
-        // lowercased copy of the path when it has capitals (most paths have none, and
-        // are searched as they are).
-        var keys = path
-        if !caseSensitive {
-            let (ascii, capitals) = path.asciiAndCapitals
-            if !ascii { keys = path.lowercased() } else if capitals { keys = path.asciiLowercased() }
-        }
-        return search(node: 0, depth: 0, path: path, keys: keys, pruning: pruning, accept: accept)
+        // Literal keys compare lowercased unless the manifest is case-sensitive: each
+        // segment is folded as it is looked up (``literalChild(_:_:_:)``), and params
+        // keep the case the URL gave.
+        search(node: 0, depth: 0, path: path, pruning: pruning, accept: accept)
     }
 
     private func search(
-        node: Int, depth: Int, path: SegmentBuffer, keys: SegmentBuffer, pruning: Bool,
+        node: Int, depth: Int, path: SegmentBuffer, pruning: Bool,
         accept: (Int, TypeFailure?) -> Bool
     ) -> Int? {
         if depth == path.count {
             if let found = offer(terminals(node), path, accept) { return found }
             return offer(wildcards(node), path, accept)
         }
-        let literal = literalChild(node, keys.bytes, keys.range(depth))
-        if literal >= 0, let found = search(node: literal, depth: depth + 1, path: path, keys: keys, pruning: pruning, accept: accept) {
+        let literal = literalChild(node, path.bytes, path.range(depth))
+        if literal >= 0, let found = search(node: literal, depth: depth + 1, path: path, pruning: pruning, accept: accept) {
             return found
         }
         let here = nodes[node]
         let typed = Int(here.typedChild)
         if typed >= 0, !pruning || typedTypes(node).contains(where: { $0.accepts(path.bytes[path.range(depth)]) }),
-           let found = search(node: typed, depth: depth + 1, path: path, keys: keys, pruning: pruning, accept: accept) {
+           let found = search(node: typed, depth: depth + 1, path: path, pruning: pruning, accept: accept) {
             return found
         }
         let string = Int(here.stringChild)
-        if string >= 0, let found = search(node: string, depth: depth + 1, path: path, keys: keys, pruning: pruning, accept: accept) {
+        if string >= 0, let found = search(node: string, depth: depth + 1, path: path, pruning: pruning, accept: accept) {
             return found
         }
         return offer(wildcards(node), path, accept)

@@ -17,8 +17,7 @@ extension RouteTrie {
         let tail = rest.dropFirst()
         switch segment {
         case .literal(let text):
-            let key = caseSensitive ? text : text.lowercased()
-            let next = literalChild(index, key)
+            let next = literalChild(index, text)
             if next >= 0 { walk(next, tail, certain: certain, &out) }
             if typed >= 0, typedTypes(index).contains(where: { $0.accepts(text) }) { walk(typed, tail, certain: false, &out) }
             if string >= 0 { walk(string, tail, certain: certain, &out) }

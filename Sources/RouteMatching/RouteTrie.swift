@@ -124,25 +124,52 @@ public struct RouteTrie: Sendable {
         self.slotMask = builder.slots.count - 1
     }
 
-    /// FNV-1a over a key's UTF-8 (`bytes[range]`), seeded with the parent node.
+    /// FNV-1a over a key's UTF-8 (`bytes[range]`), seeded with the parent node; with
+    /// `fold`, over its bytes ASCII-lowercased, and whether they are all ASCII.
     @inline(__always)
-    static func hash(_ bytes: [UInt8], _ range: Range<Int>, parent: Int) -> Int {
+    static func hash(_ bytes: [UInt8], _ range: Range<Int>, parent: Int, fold: Bool = false) -> (hash: Int, isASCII: Bool) {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ (UInt64(truncatingIfNeeded: parent) &* 0x9E37_79B9_7F4A_7C15)
-        for i in range {
-            h ^= UInt64(bytes[i])
-            h = h &* 0x100_0000_01b3
+        var high: UInt8 = 0
+        if fold {
+            for i in range {
+                let b = bytes[i]
+                high |= b
+                h = (h ^ UInt64(ASCII.lowercased(b))) &* 0x100_0000_01b3
+            }
+        } else {
+            for i in range {
+                let b = bytes[i]
+                high |= b
+                h = (h ^ UInt64(b)) &* 0x100_0000_01b3
+            }
         }
-        return Int(truncatingIfNeeded: h ^ (h >> 29))
+        return (Int(truncatingIfNeeded: h ^ (h >> 29)), high < 0x80)
     }
 
-    /// The child reached from `node` by the literal `bytes[range]`, or -1.
+    /// The child reached from `node` by the literal `bytes[range]`, or -1. Keys are
+    /// stored lowercased unless the trie is case-sensitive; a segment is then compared
+    /// lowercased: ASCII folded as it is read, a segment with other bytes lowercased as
+    /// `String.lowercased()` lowers the keys (rare: a copy of that segment only).
     @inline(__always)
     func literalChild(_ node: Int, _ bytes: [UInt8], _ range: Range<Int>) -> Int {
-        var slot = Self.hash(bytes, range, parent: node) & slotMask
+        let fold = !caseSensitive
+        let (hash, isASCII) = Self.hash(bytes, range, parent: node, fold: fold)
+        if fold, !isASCII {
+            let lowered = Array(String(decoding: bytes[range], as: UTF8.self).lowercased().utf8)
+            return probe(node, lowered, 0..<lowered.count, from: Self.hash(lowered, 0..<lowered.count, parent: node).hash, fold: false)
+        }
+        return probe(node, bytes, range, from: hash, fold: fold)
+    }
+
+    /// The child whose key is `bytes[range]` (ASCII-lowercased with `fold`), looked for
+    /// from the slot of `hash`.
+    @inline(__always)
+    private func probe(_ node: Int, _ bytes: [UInt8], _ range: Range<Int>, from hash: Int, fold: Bool) -> Int {
+        var slot = hash & slotMask
         while true {
             let entry = slots[slot]
             if entry.parent < 0 { return -1 }
-            if Int(entry.parent) == node && keyEquals(entry, bytes, range) { return Int(entry.child) }
+            if Int(entry.parent) == node && keyEquals(entry, bytes, range, fold: fold) { return Int(entry.child) }
             slot = (slot + 1) & slotMask
         }
     }
@@ -154,13 +181,20 @@ public struct RouteTrie: Sendable {
     }
 
     @inline(__always)
-    private func keyEquals(_ entry: Slot, _ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+    private func keyEquals(_ entry: Slot, _ bytes: [UInt8], _ range: Range<Int>, fold: Bool) -> Bool {
         let start = Int(entry.keyStart), end = Int(entry.keyEnd)
         guard end - start == range.count else { return false }
         var j = range.lowerBound
-        for i in start..<end {
-            guard keyBytes[i] == bytes[j] else { return false }
-            j += 1
+        if fold {
+            for i in start..<end {
+                guard keyBytes[i] == ASCII.lowercased(bytes[j]) else { return false }
+                j += 1
+            }
+        } else {
+            for i in start..<end {
+                guard keyBytes[i] == bytes[j] else { return false }
+                j += 1
+            }
         }
         return true
     }
@@ -242,7 +276,7 @@ public struct RouteTrie: Sendable {
             keyBytes += key.utf8
             let key32 = Int32(start)..<Int32(keyBytes.count)
             let mask = slots.count - 1
-            var slot = RouteTrie.hash(keyBytes, start..<keyBytes.count, parent: Int(parent)) & mask
+            var slot = RouteTrie.hash(keyBytes, start..<keyBytes.count, parent: Int(parent)).hash & mask
             while slots[slot].parent >= 0 {
                 let entry = slots[slot]
                 if entry.parent == parent, keyBytes[Int(entry.keyStart)..<Int(entry.keyEnd)] == keyBytes[start...] {
@@ -262,7 +296,7 @@ public struct RouteTrie: Sendable {
         private mutating func rehash(size: Int) {
             var table = [Slot](repeating: .empty, count: size)
             for entry in slots where entry.parent >= 0 {
-                var slot = RouteTrie.hash(keyBytes, Int(entry.keyStart)..<Int(entry.keyEnd), parent: Int(entry.parent)) & (size - 1)
+                var slot = RouteTrie.hash(keyBytes, Int(entry.keyStart)..<Int(entry.keyEnd), parent: Int(entry.parent)).hash & (size - 1)
                 while table[slot].parent >= 0 { slot = (slot + 1) & (size - 1) }
                 table[slot] = entry
             }

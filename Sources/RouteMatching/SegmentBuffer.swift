@@ -3,8 +3,10 @@
 /// contiguous `bytes[tail(k)]`. A `/` decoded from `%2F` stays inside its segment: the
 /// ranges, not the bytes, say where segments end.
 ///
-/// Matching reads segments as bytes from here, so a URL's path costs two allocations
-/// however many segments it has; Strings are made only for the values a result returns.
+/// A path with nothing to decode is read in place: `bytes` is then the URL's own array
+/// and the ranges lie inside it, so such a path costs one allocation (its bounds);
+/// a path that was decoded has a buffer of its own. Matching reads segments as bytes
+/// from here; Strings are made only for the values a result returns.
 ///
 /// ```swift
 /// let path = SegmentBuffer(["artist", "a/b"])
@@ -12,40 +14,54 @@
 /// path.tailString(0) // "artist/a/b"
 /// ```
 public struct SegmentBuffer: Sendable, Equatable {
-    /// The segments joined with `/`.
+    /// The segments joined with `/`, possibly inside a larger array (the URL's): read
+    /// them through ``range(_:)`` and ``tail(_:)``, never whole.
     public private(set) var bytes: [UInt8] = []
-    /// Where each segment starts in `bytes`; it ends at the next start minus the `/`.
-    private var starts: [Int] = []
+    /// Where each segment starts in `bytes`, then one past the end of the last one (where
+    /// a next segment would start after its `/`): segment `k` is `bounds[k]..<bounds[k + 1] - 1`.
+    /// Empty when there are no segments. (Two references, not a third field for the end:
+    /// a larger buffer made the URL that holds it be copied where it is now moved.)
+    private var bounds: [Int] = []
 
     public init() {}
 
     public init(_ segments: [String]) {
-        starts.reserveCapacity(segments.count)
+        bounds.reserveCapacity(segments.count + 1)
         for segment in segments { appendSegment(segment) }
     }
 
-    /// Segments already joined: segment `k` starts at `starts[k]`.
-    init(bytes: [UInt8], starts: [Int]) {
+    /// Segments already in `bytes`, at `bounds` (their starts, then one past the last
+    /// one's end).
+    init(bytes: [UInt8], bounds: [Int]) {
         self.bytes = bytes
-        self.starts = starts
+        self.bounds = bounds
     }
 
     public init(capacity: Int, segments: Int) {
         bytes.reserveCapacity(capacity)
-        starts.reserveCapacity(segments)
+        bounds.reserveCapacity(segments + 1)
     }
 
-    public var count: Int { starts.count }
-    public var isEmpty: Bool { starts.isEmpty }
+    /// The same segments: equal whether each is read in place or from a buffer of its own.
+    public static func == (lhs: SegmentBuffer, rhs: SegmentBuffer) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for k in 0..<lhs.count where !lhs.bytes[lhs.range(k)].elementsEqual(rhs.bytes[rhs.range(k)]) { return false }
+        return true
+    }
+
+    public var count: Int { Swift.max(bounds.count - 1, 0) }
+    public var isEmpty: Bool { bounds.isEmpty }
+
+    /// Where the last segment ends.
+    @inline(__always)
+    private var end: Int { (bounds.last ?? 1) - 1 }
 
     @inline(__always)
-    public func range(_ k: Int) -> Range<Int> {
-        starts[k]..<(k + 1 < starts.count ? starts[k + 1] - 1 : bytes.count)
-    }
+    public func range(_ k: Int) -> Range<Int> { bounds[k]..<bounds[k + 1] - 1 }
 
     /// Segments `k...` with the `/` between them.
     @inline(__always)
-    public func tail(_ k: Int) -> Range<Int> { (k < starts.count ? starts[k] : bytes.count)..<bytes.count }
+    public func tail(_ k: Int) -> Range<Int> { (k < count ? bounds[k] : end)..<end }
 
     /// Segment `k` as text (the buffer holds UTF-8 only: see ``URLScope``).
     public func string(_ k: Int) -> String { String(decoding: bytes[range(k)], as: UTF8.self) }
@@ -55,69 +71,60 @@ public struct SegmentBuffer: Sendable, Equatable {
 
     public var strings: [String] { (0..<count).map(string) }
 
-    /// Starts a new, empty segment; append its bytes next.
+    /// Starts a new, empty segment; append its bytes next. Appending is for a buffer
+    /// of its own (made by an `init` that takes no bytes), never one read in place.
     @inline(__always)
     mutating func beginSegment() {
-        if !starts.isEmpty { bytes.append(UInt8(ascii: "/")) }
-        starts.append(bytes.count)
+        if bounds.isEmpty {
+            bounds.append(0)
+        } else {
+            bytes.append(UInt8(ascii: "/"))
+        }
+        bounds.append(bytes.count + 1)
     }
 
     @inline(__always)
-    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+    mutating func append(_ byte: UInt8) {
+        bytes.append(byte)
+        bounds[bounds.count - 1] += 1
+    }
+
+    @inline(__always)
+    private mutating func append(contentsOf segment: some Collection<UInt8>) {
+        bytes.append(contentsOf: segment)
+        bounds[bounds.count - 1] = bytes.count + 1
+    }
 
     /// Appends `text` as a new segment.
     public mutating func appendSegment(_ text: String) {
         beginSegment()
-        bytes.append(contentsOf: text.utf8)
+        append(contentsOf: text.utf8)
     }
 
     /// Appends segment `k` of `other` as a new segment.
     public mutating func appendSegment(_ k: Int, of other: SegmentBuffer) {
         beginSegment()
-        bytes.append(contentsOf: other.bytes[other.range(k)])
+        append(contentsOf: other.bytes[other.range(k)])
     }
 
-    /// Removes the last segment (for `..`).
+    /// Removes the last segment (for `..`): its start, one past the `/` before it, is
+    /// where the segment before it now ends.
     mutating func removeLast() {
-        guard let start = starts.popLast() else { return }
-        bytes.removeSubrange((starts.isEmpty ? start : start - 1)...)
+        guard !bounds.isEmpty else { return }
+        bounds.removeLast()
+        let start = bounds[bounds.count - 1]
+        if bounds.count == 1 {
+            bounds.removeAll(keepingCapacity: true)
+            bytes.removeSubrange(start...)
+        } else {
+            bytes.removeSubrange((start - 1)...)
+        }
     }
 
     /// Drops empty segments.
     mutating func removeEmpty() {
-        var kept = SegmentBuffer(capacity: bytes.count, segments: count)
-        for k in 0..<count where !range(k).isEmpty {
-            kept.beginSegment()
-            kept.bytes.append(contentsOf: bytes[range(k)])
-        }
+        var kept = SegmentBuffer(capacity: end, segments: count)
+        for k in 0..<count where !range(k).isEmpty { kept.appendSegment(k, of: self) }
         self = kept
-    }
-
-    /// Whether every byte is ASCII, and whether any is an ASCII capital letter: one
-    /// branch-free pass.
-    var asciiAndCapitals: (isASCII: Bool, hasCapitals: Bool) {
-        var high: UInt8 = 0
-        var capitals: UInt8 = 0
-        for b in bytes {
-            high |= b
-            capitals |= b &- UInt8(ascii: "A") < 26 ? 1 : 0
-        }
-        return (high < 0x80, capitals != 0)
-    }
-
-    /// A copy with ASCII capitals lowercased (for ASCII-only buffers, the same as
-    /// ``lowercased()``).
-    func asciiLowercased() -> SegmentBuffer {
-        SegmentBuffer(bytes: bytes.map(ASCII.lowercased), starts: starts)
-    }
-
-    /// A copy with each segment lowercased as `String.lowercased()` does.
-    func lowercased() -> SegmentBuffer {
-        var out = SegmentBuffer(capacity: bytes.count, segments: count)
-        for k in 0..<count {
-            out.beginSegment()
-            out.bytes.append(contentsOf: string(k).lowercased().utf8)
-        }
-        return out
     }
 }

@@ -300,8 +300,8 @@ public struct URLScope: Sendable {
         if end > start, input[end - 1] == UInt8(ascii: "/") { end -= 1 }
         if start == end { return SegmentBuffer() }
         // At most one segment per two bytes; paths rarely have more than 16.
-        var starts: [Int] = []
-        starts.reserveCapacity(min((end - start) / 2 + 1, 16))
+        var bounds: [Int] = []
+        bounds.reserveCapacity(min((end - start) / 2 + 2, 17))
         let bytes = input.span
         var segmentStart = start
         for i in start..<end {
@@ -309,7 +309,7 @@ public struct URLScope: Sendable {
             if b == UInt8(ascii: "%") { return nil }
             if b == UInt8(ascii: "/") {
                 if i == segmentStart { return nil }
-                starts.append(segmentStart - start)
+                bounds.append(segmentStart)
                 segmentStart = i + 1
             } else if b == UInt8(ascii: "."), i == segmentStart {
                 return nil
@@ -317,8 +317,9 @@ public struct URLScope: Sendable {
         }
         // The last segment is empty only when the path ends in `//`.
         if segmentStart == end { return nil }
-        starts.append(segmentStart - start)
-        return SegmentBuffer(bytes: Array(input[start..<end]), starts: starts)
+        bounds.append(segmentStart)
+        bounds.append(end + 1)
+        return SegmentBuffer(bytes: input, bounds: bounds)
     }
 
     /// 1 for `.`, 2 for `..` (with `%2E` read as `.`), 0 otherwise.

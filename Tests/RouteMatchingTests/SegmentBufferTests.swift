@@ -46,12 +46,21 @@ import Testing
         #expect(URLScope.plainSegments(Array("/".utf8), 0..<1)?.count == 0)
     }
 
-    @Test func lowercasesLikeString() {
-        #expect(SegmentBuffer(["artist", "a-b"]).asciiAndCapitals == (true, false))
-        #expect(SegmentBuffer(["artist", "A-b"]).asciiAndCapitals == (true, true))
-        #expect(SegmentBuffer(["artist", "é"]).asciiAndCapitals.isASCII == false)
-        #expect(SegmentBuffer(["ARTIST", "a@Z[", "a%2FB"]).asciiLowercased() == SegmentBuffer(["artist", "a@z[", "a%2fb"]))
-        #expect(SegmentBuffer(["ARTIST", "Ünïcode", "İ"]).lowercased().strings == ["artist", "ünïcode", "İ".lowercased()])
+    /// A plain path is read inside the URL's own bytes: its segments and tails see the
+    /// path only, never the scheme, host or query around it.
+    @Test func aPathReadInPlaceSeesOnlyItsSegments() {
+        let url = Array("HTTPS://ARTSY.NET/Artist/Banksy/?Q=É".utf8)
+        guard let path = URLScope.plainSegments(url, 17..<32) else {
+            Issue.record("/Artist/Banksy/ is plain")
+            return
+        }
+        #expect(path.strings == ["Artist", "Banksy"])
+        #expect(path.tailString(0) == "Artist/Banksy" && path.tailString(1) == "Banksy" && path.tailString(2) == "")
+        #expect(path == SegmentBuffer(["Artist", "Banksy"]))
+        var extended = SegmentBuffer(capacity: 16, segments: 3)
+        extended.appendSegment(1, of: path)
+        extended.appendSegment(0, of: path)
+        #expect(extended.strings == ["Banksy", "Artist"] && extended.tailString(0) == "Banksy/Artist")
     }
 
     @Test func matchingIsCaseInsensitiveOnNonASCIILiterals() {
@@ -62,10 +71,23 @@ import Testing
         #expect(trie.match(["KÜNSTLER", "bank sy"]) { _, failure in failure == nil } == nil)
         let sensitive = RouteTrie(candidates: [literal], caseSensitive: true)
         #expect(sensitive.match(["KÜNSTLER", "banksy"]) { _, failure in failure == nil } == nil)
+        // Each segment is folded on its own: ASCII ones as they are read, others as
+        // String lowercases (İ lowers to two scalars, as the key was lowered).
+        let mixed = RouteCandidate(route: 0, patternIndex: 0,
+                                   segments: [.literal(key: "art"), .literal(key: "İstanbul".lowercased()), .param(name: "id", type: .string)],
+                                   priority: 0, name: "m")
+        let trie2 = RouteTrie(candidates: [mixed], caseSensitive: false)
+        for path in [["ART", "İSTANBUL", "Ünï"], ["art", "İstanbul", "Ünï"], ["Art", "i̇stanbul", "Ünï"]] {
+            var seen: String? = nil
+            let buffer = SegmentBuffer(path)
+            #expect(trie2.match(buffer) { _, _ in seen = buffer.string(2); return true } == 0, "\(path)")
+            #expect(seen == "Ünï")
+        }
+        #expect(trie2.match(["art", "istanbul", "x"]) { _, _ in true } == nil)
     }
 
-    /// Literals are looked up lowercased (a copy of the path when it has capitals) while
-    /// params keep the case the URL gave.
+    /// Literals are looked up lowercased (each segment folded as it is read, no copy of
+    /// the path) while params keep the case the URL gave.
     @Test func asciiCapitalsMatchLiteralsAndParamsKeepTheirCase() {
         let candidate = RouteCandidate(route: 0, patternIndex: 0, segments: [.literal(key: "artist"), .param(name: "id", type: .string)],
                                        priority: 0, name: "a")

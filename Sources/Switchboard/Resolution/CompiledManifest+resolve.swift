@@ -150,7 +150,7 @@ extension CompiledManifest {
     /// data: no dot-segment removal runs on them. Copied as bytes, segment by segment.
     static func substitute(_ target: RoutePattern, _ candidate: RouteCandidate, _ segments: SegmentBuffer) -> SegmentBuffer {
         let expansion = target.expansions.first { $0.allSatisfy { $0.paramName.map { candidate.binds($0) } ?? true } } ?? []
-        var out = SegmentBuffer(capacity: segments.bytes.count + 32, segments: expansion.count + segments.count)
+        var out = SegmentBuffer(capacity: segments.tail(0).count + 32, segments: expansion.count + segments.count)
         for segment in expansion {
             switch segment {
             case .literal(let text): out.appendSegment(text)
