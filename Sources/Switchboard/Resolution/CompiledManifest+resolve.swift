@@ -120,7 +120,8 @@ extension CompiledManifest {
                          _ context: ResolveContext) -> Refusal? {
         if let failure { return .type(failure) }
         let route = manifest.routes[candidate.route]
-        if let version = context.appVersion {
+        // Most routes have neither bound: nothing of the version is copied for those.
+        if route.since != nil || route.until != nil, let version = context.appVersion {
             if let since = route.since, version < since { return .since(since, version) }
             if let until = route.until, version >= until { return .until(until, version) }
         }
