@@ -28,6 +28,8 @@ final class RequestState {
     /// Set while the request is parked; its answer is queued when libmicrohttpd calls the
     /// access handler again after the resume.
     @exclusivity(unchecked) var held: HeldRequest?
+    /// Lent to the handler by each request, kept between them.
+    @exclusivity(unchecked) var scratch = ScratchBuffers()
 
     /// Buffers larger than this are let go at the end of a request rather than kept for
     /// the next: a connection idling after one long target keeps no more than this.
@@ -199,7 +201,7 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
 
     let request = HTTPRequest(method: methodName(method), target: state.target, body: state.body,
                               headerNames: context.headerNames, headers: state.headers)
-    return queue(connection, context.handler.handle(request), context: context, state: state)
+    return queue(connection, context.handler.handle(request, scratch: &state.scratch), context: context, state: state)
 }
 
 /// The request method as a String; the common ones without reading or allocating.
@@ -223,17 +225,27 @@ func problemJSON(_ status: Int, _ title: String, _ detail: String) -> [UInt8] {
 
 /// Queues `response` on the connection; a held request is parked instead (or answered at
 /// once when it was woken before it could be).
-func queue(_ connection: OpaquePointer, _ response: HTTPResponse, context: DaemonContext, state: RequestState) -> MHD_Result {
-    guard case .held(let held) = response.body else { return queue(connection, response, streams: context.streams) }
+func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, context: DaemonContext, state: RequestState) -> MHD_Result {
+    guard case .held(let held) = response.body else {
+        return queue(connection, response, streams: context.streams, scratch: &state.scratch)
+    }
     if held.park(connection, loop: context.holdLoop) {
         state.held = held
         return .YES
     }
-    return queue(connection, held.answer(held.reason ?? .woken), streams: context.streams)
+    return queue(connection, held.answer(held.reason ?? .woken), streams: context.streams, scratch: &state.scratch)
 }
 
 /// Queues `response` on the connection.
-func queue(_ connection: OpaquePointer, _ response: HTTPResponse, streams: OpenStreams? = nil) -> MHD_Result {
+func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, streams: OpenStreams? = nil) -> MHD_Result {
+    var scratch = ScratchBuffers()
+    return queue(connection, response, streams: streams, scratch: &scratch)
+}
+
+/// Queues `response` on the connection; a body of bytes, once libmicrohttpd has copied
+/// it, leaves its array to `scratch`.
+func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, streams: OpenStreams?,
+           scratch: inout ScratchBuffers) -> MHD_Result {
     let status = UInt32(clamping: response.status)
     let made: OpaquePointer?
     switch response.body {
@@ -241,8 +253,9 @@ func queue(_ connection: OpaquePointer, _ response: HTTPResponse, streams: OpenS
         return MHD_queue_response(connection, status, prepared.response)
     case .prepared(let prepared):
         made = prepared.response(adding: response.headers)
-    case .bytes(let body):
-        made = PreparedResponse.make(body, response.headers)
+    case .bytes:
+        // Moved out, not bound here: the array's only reference, it is kept, not copied.
+        made = PreparedResponse.make(response.takeBytes(), response.headers, scratch: &scratch)
     case .stream(let stream):
         guard let streams else { return queue(connection, problem(500, "Internal Server Error", "a stream cannot answer here")) }
         made = stream.response(for: connection, headers: response.headers, registry: streams)

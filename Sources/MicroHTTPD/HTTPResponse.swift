@@ -41,6 +41,14 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: 0, headers: [], body: .held(request))
     }
 
+    /// The bytes of a ``Body/bytes(_:)`` body, moved out (the body is left empty): the
+    /// caller holds the only reference to the array.
+    mutating func takeBytes() -> [UInt8] {
+        guard case .bytes(let bytes) = body else { return [] }
+        body = .bytes([])
+        return bytes
+    }
+
     private init(status: Int, headers: [(String, String)], body: Body) {
         self.status = status
         self.headers = headers

@@ -36,11 +36,13 @@ public final class PreparedResponse: Sendable {
         body.response(headers: headers + extra)
     }
 
-    /// A one-off response object whose body MHD copies; the caller destroys it after queueing.
-    static func make(_ body: [UInt8], _ headers: [(String, String)]) -> OpaquePointer? {
+    /// A one-off response object whose body MHD copies (the array then goes to
+    /// `scratch`); the caller destroys it after queueing.
+    static func make(_ body: consuming [UInt8], _ headers: [(String, String)], scratch: inout ScratchBuffers) -> OpaquePointer? {
         let response = body.withUnsafeBufferPointer { buffer in
             sb_response_copy(buffer.count, buffer.baseAddress)
         }
+        scratch.give(body)
         guard let response else { return nil }
         guard addHeaders(headers, to: response) else {
             MHD_destroy_response(response)

@@ -115,10 +115,12 @@ struct QueryString {
         try decode(bytes.span, containsNUL: &containsNUL)
     }
 
-    /// Decodes, and says whether the result holds a NUL byte.
-    static func decode(_ input: Span<UInt8>, containsNUL: inout Bool) throws(Problem) -> [UInt8] {
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(input.count)
+    /// Decodes (into `buffer`, emptied, when given one), and says whether the result
+    /// holds a NUL byte.
+    static func decode(_ input: Span<UInt8>, into buffer: consuming [UInt8] = [], containsNUL: inout Bool) throws(Problem) -> [UInt8] {
+        if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
+        buffer.reserveCapacity(input.count)
+        var decoded = buffer
         var nul = false
         var i = 0
         while i < input.count {

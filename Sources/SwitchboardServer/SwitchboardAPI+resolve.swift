@@ -3,21 +3,32 @@ import RouteMatching
 import Switchboard
 
 extension SwitchboardAPI {
-    /// `GET /v1/resolve?url=...&platform=&idiom=&appVersion=&explain=`.
-    func resolveOne(_ request: HTTPRequest) -> (HTTPResponse, OutcomeCounts) {
-        let parameters: ResolveParameters
+    /// `GET /v1/resolve?url=...&platform=&idiom=&appVersion=&explain=`. The decoded URL
+    /// and the answer are written into the connection's scratch arrays; the URL's is
+    /// given back once the answer is written, the answer's by the daemon once
+    /// libmicrohttpd has copied it.
+    func resolveOne(_ request: HTTPRequest, scratch: inout ScratchBuffers) -> (HTTPResponse, OutcomeCounts) {
+        var parameters: ResolveParameters
         do {
-            parameters = try Self.parameters(request.query)
+            parameters = try Self.parameters(request.query, decodingInto: scratch.take())
         } catch {
             return (error.response, .none)
         }
+        let (body, status) = answer(parameters, into: scratch.take())
+        scratch.give(parameters.takeURL())
+        var outcomes = OutcomeCounts.none
+        outcomes.count(status)
+        return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: body), outcomes)
+    }
+
+    /// The result's JSON and status; the result, which shares the URL's array, is gone
+    /// when this returns.
+    private func answer(_ parameters: borrowing ResolveParameters, into buffer: consuming [UInt8]) -> ([UInt8], Resolution.Status) {
         let compiled = store.current.compiled
         let result = parameters.near
             ? compiled.resolveExplainingNearMisses(bytes: parameters.url, context: parameters.context)
             : compiled.resolve(bytes: parameters.url, context: parameters.context, explain: parameters.explain)
-        var outcomes = OutcomeCounts.none
-        outcomes.count(result.status)
-        return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: compiled.resultJSON(result)), outcomes)
+        return (compiled.resultJSON(result, into: buffer), result.status)
     }
 
     struct ResolveParameters {
@@ -26,12 +37,19 @@ extension SwitchboardAPI {
         var explain: Bool
         /// `explain=near`: also the routes that almost matched.
         var near = false
+
+        /// The URL's array, moved out.
+        mutating func takeURL() -> [UInt8] {
+            var taken: [UInt8] = []
+            swap(&taken, &url)
+            return taken
+        }
     }
 
     /// The parameters of `GET /v1/resolve`, read in one pass over the query: `url`
     /// exactly once, `platform`, `idiom` and `appVersion` at most once, `explain` (the
     /// last one counts); other keys are ignored.
-    static func parameters(_ raw: ArraySlice<UInt8>) throws(Problem) -> ResolveParameters {
+    static func parameters(_ raw: ArraySlice<UInt8>, decodingInto buffer: consuming [UInt8] = []) throws(Problem) -> ResolveParameters {
         let bytes = raw.span
         var url: Range<Int>? = nil
         var urls = 0
@@ -54,7 +72,7 @@ extension SwitchboardAPI {
             }
         }
         var containsNUL = false
-        guard urls == 1, let url, let decoded = try? QueryString.decode(bytes.extracting(url), containsNUL: &containsNUL) else {
+        guard urls == 1, let url, let decoded = try? QueryString.decode(bytes.extracting(url), into: buffer, containsNUL: &containsNUL) else {
             throw .badRequest(urls == 0 ? "the url parameter is required: /v1/resolve?url=..."
                                         : "give the url parameter once; POST /v1/resolve takes several")
         }

@@ -45,35 +45,35 @@ final class SwitchboardAPI: HTTPHandler {
     struct Endpoint: Sendable {
         let metric: Metrics.Endpoint
         let methods: [String]
-        let handle: @Sendable (SwitchboardAPI, HTTPRequest) -> (HTTPResponse, OutcomeCounts)
+        let handle: @Sendable (SwitchboardAPI, HTTPRequest, inout ScratchBuffers) -> (HTTPResponse, OutcomeCounts)
     }
 
     static let endpoints: [(path: [UInt8], endpoint: Endpoint)] = [
-        (Array("/v1/resolve".utf8), Endpoint(metric: .resolve, methods: ["GET", "HEAD", "POST"]) { api, request in
-            request.method == "POST" ? api.resolveBatch(request) : api.resolveOne(request)
+        (Array("/v1/resolve".utf8), Endpoint(metric: .resolve, methods: ["GET", "HEAD", "POST"]) { api, request, scratch in
+            request.method == "POST" ? api.resolveBatch(request) : api.resolveOne(request, scratch: &scratch)
         }),
-        (Array("/v1/manifest".utf8), Endpoint(metric: .manifest, methods: ["GET", "HEAD"]) { api, request in
+        (Array("/v1/manifest".utf8), Endpoint(metric: .manifest, methods: ["GET", "HEAD"]) { api, request, _ in
             (api.manifest(request), .none)
         }),
-        (Array("/v1/events".utf8), Endpoint(metric: .events, methods: ["GET"]) { api, request in
+        (Array("/v1/events".utf8), Endpoint(metric: .events, methods: ["GET"]) { api, request, _ in
             (api.store.live.subscribe(lastEventID: request.header(.lastEventID)), .none)
         }),
-        (Array("/healthz".utf8), Endpoint(metric: .healthz, methods: ["GET", "HEAD"]) { _, _ in
+        (Array("/healthz".utf8), Endpoint(metric: .healthz, methods: ["GET", "HEAD"]) { _, _, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"status":"ok"}"#.utf8)), .none)
         }),
-        (Array("/readyz".utf8), Endpoint(metric: .readyz, methods: ["GET", "HEAD"]) { api, _ in
+        (Array("/readyz".utf8), Endpoint(metric: .readyz, methods: ["GET", "HEAD"]) { api, _, _ in
             (api.readiness(), .none)
         }),
-        (Array("/openapi.json".utf8), Endpoint(metric: .openapi, methods: ["GET", "HEAD"]) { _, _ in
+        (Array("/openapi.json".utf8), Endpoint(metric: .openapi, methods: ["GET", "HEAD"]) { _, _, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: OpenAPIDocument.bytes), .none)
         }),
-        (Array("/v1/routes".utf8), Endpoint(metric: .routes, methods: ["GET", "HEAD"]) { api, request in
+        (Array("/v1/routes".utf8), Endpoint(metric: .routes, methods: ["GET", "HEAD"]) { api, request, _ in
             (api.routes(request), .none)
         }),
-        (Array("/v1/validate".utf8), Endpoint(metric: .validate, methods: ["POST"]) { api, request in
+        (Array("/v1/validate".utf8), Endpoint(metric: .validate, methods: ["POST"]) { api, request, _ in
             api.validate(request)
         }),
-        (Array("/metrics".utf8), Endpoint(metric: .metrics, methods: ["GET", "HEAD"]) { api, _ in
+        (Array("/metrics".utf8), Endpoint(metric: .metrics, methods: ["GET", "HEAD"]) { api, _, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                           body: Array(api.metrics.render(store: api.store.snapshot, live: api.store.live.figures).utf8)), .none)
         }),
@@ -90,6 +90,11 @@ final class SwitchboardAPI: HTTPHandler {
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
+        var scratch = ScratchBuffers()
+        return handle(request, scratch: &scratch)
+    }
+
+    func handle(_ request: HTTPRequest, scratch: inout ScratchBuffers) -> HTTPResponse {
         // Nanoseconds as an integer: Duration's components cost a 128-bit division each.
         let start = monotonicNanoseconds()
         let path = request.path
@@ -99,7 +104,7 @@ final class SwitchboardAPI: HTTPHandler {
         if let match = Self.endpoint(at: path) {
             metric = match.metric
             if match.methods.contains(request.method) {
-                (response, outcomes) = match.handle(self, request)
+                (response, outcomes) = match.handle(self, request, &scratch)
             } else {
                 var problem = Problem(status: 405, title: "Method Not Allowed",
                                       detail: "\(request.method) is not allowed here; use \(match.methods.joined(separator: ", "))")

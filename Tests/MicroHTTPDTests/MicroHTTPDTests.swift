@@ -45,6 +45,29 @@ struct MicroHTTPDTests {
         #expect(trimmed.query.isEmpty && String(decoding: trimmed.path, as: UTF8.self) == "/v1/manifest")
     }
 
+    @Test func scratchArraysAreKeptEmptyWithTheirCapacityUpToALimit() {
+        var scratch = ScratchBuffers()
+        #expect(scratch.take().capacity == 0)
+        var a = scratch.take()
+        a.append(contentsOf: repeatElement(7, count: 300))
+        let capacity = a.capacity
+        scratch.give(a)
+        let again = scratch.take()
+        #expect(again.isEmpty && again.capacity == capacity)
+        // Two slots: a third array given is let go; so is one past the kept capacity.
+        scratch.give(again)
+        scratch.give(Array(repeating: 1, count: 10))
+        scratch.give(Array(repeating: 2, count: 20))
+        #expect(scratch.take().capacity == capacity && scratch.take().capacity >= 10 && scratch.take().capacity == 0)
+        scratch.give(Array(repeating: 3, count: ScratchBuffers.keptCapacity + 1))
+        #expect(scratch.take().capacity == 0)
+        // An array still held elsewhere is left as it is there (emptied is a copy).
+        let shared = [UInt8](repeating: 9, count: 50)
+        scratch.give(shared)
+        #expect(shared == [UInt8](repeating: 9, count: 50))
+        #expect(scratch.take().isEmpty)
+    }
+
     @Test func gzipRoundTrips() throws {
         let input = Array(String(repeating: "{\"route\":\"artwork\"}", count: 500).utf8)
         let zipped = try #require(Gzip.compress(input))

@@ -59,6 +59,35 @@ final class HTTPHardeningTests {
         #expect((second["results"] as? [Any])?.count == 1)
     }
 
+    /// A connection lends its scratch arrays to each resolve (the decoded URL, the
+    /// answer) and takes them back: whatever came before on the connection, an answer is
+    /// byte for byte the one a new connection gets.
+    @Test func answersOnAKeptConnectionAreThoseOfNewConnections() throws {
+        let connection = try RawHTTP.Connection(port: server.port)
+        let long = "/artwork/" + String(repeating: "w", count: 1500)
+        let targets = [
+            "/v1/resolve?url=/artwork/andy-warhol-soup&appVersion=7.3.0",
+            "/v1/resolve?url=" + long,
+            "/v1/resolve?url=/artist/banksy",
+            "/v1/resolve?url=/artist/banksy&explain=true",
+            "/v1/resolve?url=%2Fsearch%3Fq%3Dwarhol%26entity%3Dartist",
+            "/v1/resolve?url=/a%ZZ",
+            "/v1/resolve?url=javascript%3Aalert(1)",
+            "/healthz",
+            "/v1/resolve?url=/x",
+            "/v1/resolve?url=https%3A%2F%2Fwww.artsy.net%2Fartwork%2Fsoup%23top",
+            "/v1/resolve?url=" + long + "%3Fa%3D1",
+            "/v1/resolve?url=/artwork/y",
+        ]
+        for target in targets + targets.reversed() {
+            connection.send(Array("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            let kept = try connection.response()
+            let fresh = try RawHTTP.get(target, port: server.port)
+            #expect(kept.status == fresh.status, "\(target.prefix(80))")
+            #expect(kept.body == fresh.body, "\(target.prefix(80))")
+        }
+    }
+
     @Test func acceptsChunkedBodies() throws {
         let body = #"{"urls":["/a"]}"#
         let chunk = String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n0\r\n\r\n"

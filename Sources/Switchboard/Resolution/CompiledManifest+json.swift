@@ -1,8 +1,9 @@
 extension CompiledManifest {
     /// The result as JSON bytes, keys in SPEC order: url, status, reason, route,
-    /// destination, params, presentation, fragment, manifest, explain.
-    public func resultJSON(_ r: Resolution) -> [UInt8] {
-        var w = JSONWriter(capacity: 320 + 2 * r.urlBytes.count + manifestSuffix.count)
+    /// destination, params, presentation, fragment, manifest, explain. Written into
+    /// `buffer` (emptied) when given one: a server reuses a connection's.
+    public func resultJSON(_ r: Resolution, into buffer: consuming [UInt8] = []) -> [UInt8] {
+        var w = JSONWriter(capacity: 320 + 2 * r.urlBytes.count + manifestSuffix.count, buffer: buffer)
         writeResult(r, into: &w)
         return w.bytes
     }

@@ -5,9 +5,12 @@ import RouteMatching
 package struct JSONWriter: Sendable {
     package var bytes: [UInt8]
 
-    package init(capacity: Int = 256) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+    /// Writes into `buffer` (emptied: one lent by a connection is empty already and has
+    /// room), with room for `capacity` bytes.
+    package init(capacity: Int = 256, buffer: consuming [UInt8] = []) {
+        if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
+        buffer.reserveCapacity(capacity)
+        bytes = buffer
     }
 
     @inline(__always)
