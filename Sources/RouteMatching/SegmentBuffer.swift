@@ -71,16 +71,25 @@ public struct SegmentBuffer: Sendable, Equatable {
 
     public var strings: [String] { (0..<count).map(string) }
 
-    /// Starts a new, empty segment; append its bytes next. Appending is for a buffer
-    /// of its own (made by an `init` that takes no bytes), never one read in place.
+    /// Starts a new, empty segment; append its bytes next. A buffer read in place
+    /// takes its segments into a buffer of its own first.
     @inline(__always)
     mutating func beginSegment() {
         if bounds.isEmpty {
+            if !bytes.isEmpty { bytes = [] }
             bounds.append(0)
         } else {
+            if bounds[0] != 0 || end != bytes.count { ownBytes() }
             bytes.append(UInt8(ascii: "/"))
         }
         bounds.append(bytes.count + 1)
+    }
+
+    /// The segments moved to the start of a buffer that holds nothing else.
+    private mutating func ownBytes() {
+        let first = bounds[0]
+        bytes = Array(bytes[first..<end])
+        bounds = bounds.map { $0 - first }
     }
 
     @inline(__always)

@@ -61,6 +61,12 @@ import Testing
         extended.appendSegment(1, of: path)
         extended.appendSegment(0, of: path)
         #expect(extended.strings == ["Banksy", "Artist"] && extended.tailString(0) == "Banksy/Artist")
+        // Grown, it takes its segments into a buffer of its own: the URL's bytes after
+        // the path are not taken for part of it.
+        var grown = path
+        grown.appendSegment("x")
+        #expect(grown.strings == ["Artist", "Banksy", "x"] && grown.tailString(1) == "Banksy/x")
+        #expect(path.strings == ["Artist", "Banksy"])
     }
 
     @Test func matchingIsCaseInsensitiveOnNonASCIILiterals() {
