@@ -36,7 +36,8 @@ public struct ScratchBuffers: Sendable {
     /// (one still shared would be copied when emptied, which is no saving).
     public mutating func give(_ bytes: consuming [UInt8]) {
         guard bytes.capacity > 0, bytes.capacity <= Self.keptCapacity else { return }
-        var bytes = bytes
+        // Emptied where it was given, not in a copy: a copy, as an unoptimized build makes
+        // of a `var`, would be shared, and emptying a shared array allocates a new one.
         bytes.removeAll(keepingCapacity: true)
         if first.capacity == 0 {
             swap(&bytes, &first)

@@ -30,36 +30,96 @@ struct QueryString {
     /// Offsets, not slices: a slice retains the query's buffer, and a resolve reads its
     /// query item by item in the request path.
     static func nextItem(in bytes: Span<UInt8>, from offset: inout Int) throws(Problem) -> Bounds? {
+        guard let key = try nextKey(in: bytes, from: &offset) else { return nil }
+        let value = key.hasValue ? try valueEnd(in: bytes, from: &offset) : key.range.upperBound..<key.range.upperBound
+        return Bounds(key: key.range, value: value, keyIsEncoded: key.isEncoded)
+    }
+
+    /// Where a key lies, whether it has anything to decode, and whether a value follows.
+    struct Key {
+        let range: Range<Int>
+        let isEncoded: Bool
+        let hasValue: Bool
+    }
+
+    /// The key of the next item from `offset` on (items with an empty key skipped, their
+    /// values checked): `offset` moves to its value, past the `=`, or past the item when
+    /// it has none. Read its value next, with ``valueEnd(in:from:)`` or
+    /// ``decodeValue(in:from:into:containsNUL:)``.
+    static func nextKey(in bytes: Span<UInt8>, from offset: inout Int) throws(Problem) -> Key? {
         while offset < bytes.count {
-            var eq = -1
-            var keyIsEncoded = false
+            var isEncoded = false
             var i = offset
             while i < bytes.count {
                 let b = bytes[i]
-                // Letters and most of a URL are above every byte that means something here.
+                // Letters are above every byte that means something here.
                 if b > UInt8(ascii: "=") {
                     i += 1
                     continue
                 }
-                if b == UInt8(ascii: "&") { break }
+                if b == UInt8(ascii: "=") || b == UInt8(ascii: "&") { break }
                 if b == UInt8(ascii: "%") {
                     guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { throw .invalidPercentEncoding }
-                    if eq < 0 { keyIsEncoded = true }
                     i += 3
-                    continue
+                } else {
+                    i += 1
                 }
-                if eq < 0 {
-                    if b == UInt8(ascii: "=") { eq = i } else if b == UInt8(ascii: "+") { keyIsEncoded = true }
-                }
-                i += 1
+                if b == UInt8(ascii: "+") || b == UInt8(ascii: "%") { isEncoded = true }
             }
             let start = offset
+            let hasValue = i < bytes.count && bytes[i] == UInt8(ascii: "=")
             offset = i + 1
-            let keyEnd = eq < 0 ? i : eq
-            guard keyEnd > start else { continue }
-            return Bounds(key: start..<keyEnd, value: (eq < 0 ? i : eq + 1)..<i, keyIsEncoded: keyIsEncoded)
+            if i > start { return Key(range: start..<i, isEncoded: isEncoded, hasValue: hasValue) }
+            if hasValue { _ = try valueEnd(in: bytes, from: &offset) }
         }
         return nil
+    }
+
+    /// The value from `offset` (where ``nextKey(in:from:)`` left it) to the next `&`, its
+    /// escapes checked; `offset` moves past the item.
+    static func valueEnd(in bytes: Span<UInt8>, from offset: inout Int) throws(Problem) -> Range<Int> {
+        var i = offset
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "&") { break }
+            if b == UInt8(ascii: "%") {
+                guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { throw .invalidPercentEncoding }
+                i += 3
+            } else {
+                i += 1
+            }
+        }
+        defer { offset = i + 1 }
+        return offset..<i
+    }
+
+    /// The value from `offset` to the next `&` decoded into `buffer` (emptied) as it is
+    /// read, and whether it holds a NUL byte: one pass over it, not a check and then a
+    /// decode. `offset` moves past the item.
+    static func decodeValue(in input: Span<UInt8>, from offset: inout Int, into buffer: consuming [UInt8] = [],
+                            containsNUL: inout Bool) throws(Problem) -> [UInt8] {
+        if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
+        buffer.reserveCapacity(input.count - offset)
+        var decoded = buffer
+        var nul = false
+        var i = offset
+        while i < input.count {
+            var b = input[i]
+            if b == UInt8(ascii: "&") { break }
+            if b == UInt8(ascii: "%") {
+                guard i + 2 < input.count, isHex(input[i + 1]), isHex(input[i + 2]) else { throw .invalidPercentEncoding }
+                b = hexValue(input[i + 1]) << 4 | hexValue(input[i + 2])
+                i += 3
+            } else {
+                if b == UInt8(ascii: "+") { b = UInt8(ascii: " ") }
+                i += 1
+            }
+            nul = nul || b == 0
+            decoded.append(b)
+        }
+        offset = i + 1
+        containsNUL = nul
+        return decoded
     }
 
     /// The items of a query, in order (``nextItem(in:from:)``), as slices with keys decoded.
@@ -115,29 +175,10 @@ struct QueryString {
         try decode(bytes.span, containsNUL: &containsNUL)
     }
 
-    /// Decodes (into `buffer`, emptied, when given one), and says whether the result
-    /// holds a NUL byte.
-    static func decode(_ input: Span<UInt8>, into buffer: consuming [UInt8] = [], containsNUL: inout Bool) throws(Problem) -> [UInt8] {
-        if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
-        buffer.reserveCapacity(input.count)
-        var decoded = buffer
-        var nul = false
-        var i = 0
-        while i < input.count {
-            var b = input[i]
-            if b == UInt8(ascii: "%") {
-                guard i + 2 < input.count, isHex(input[i + 1]), isHex(input[i + 2]) else { throw .invalidPercentEncoding }
-                b = hexValue(input[i + 1]) << 4 | hexValue(input[i + 2])
-                i += 3
-            } else {
-                if b == UInt8(ascii: "+") { b = UInt8(ascii: " ") }
-                i += 1
-            }
-            nul = nul || b == 0
-            decoded.append(b)
-        }
-        containsNUL = nul
-        return decoded
+    /// Decodes a key or value (no `&` in it), and says whether the result holds a NUL byte.
+    static func decode(_ input: Span<UInt8>, containsNUL: inout Bool) throws(Problem) -> [UInt8] {
+        var offset = 0
+        return try decodeValue(in: input, from: &offset, containsNUL: &containsNUL)
     }
 
     // Hex digits, here rather than RouteMatching's PercentDecoding.hexValue: across the

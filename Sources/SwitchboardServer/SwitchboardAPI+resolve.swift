@@ -51,28 +51,38 @@ extension SwitchboardAPI {
     /// last one counts); other keys are ignored.
     static func parameters(_ raw: ArraySlice<UInt8>, decodingInto buffer: consuming [UInt8] = []) throws(Problem) -> ResolveParameters {
         let bytes = raw.span
-        var url: Range<Int>? = nil
+        var spare = Optional(buffer)
+        var decoded: [UInt8]? = nil
+        var containsNUL = false
         var urls = 0
         var explain: Range<Int>? = nil
         var context = ResolveContext()
         var offset = 0
-        while let item = try Self.nextItem(in: bytes, from: &offset) {
-            let key = item.keyIsEncoded ? Self.parameter(Self.decoded(bytes.extracting(item.key)).span)
-                                        : Self.parameter(bytes.extracting(item.key))
-            switch key {
+        while let key = try Self.readingQuery({ () throws(QueryString.Problem) in try QueryString.nextKey(in: bytes, from: &offset) }) {
+            let parameter = key.isEncoded ? Self.parameter(Self.decoded(bytes.extracting(key.range)).span)
+                                          : Self.parameter(bytes.extracting(key.range))
+            // The first url is decoded as it is read: one pass over its bytes.
+            if case .url = parameter, urls == 0 {
+                urls = 1
+                decoded = key.hasValue ? try Self.readingQuery { () throws(QueryString.Problem) in
+                    try QueryString.decodeValue(in: bytes, from: &offset, into: spare.take() ?? [], containsNUL: &containsNUL)
+                } : []
+                continue
+            }
+            let value = key.hasValue ? try Self.readingQuery { () throws(QueryString.Problem) in try QueryString.valueEnd(in: bytes, from: &offset) }
+                                     : key.range.upperBound..<key.range.upperBound
+            switch parameter {
             case .url:
                 urls += 1
-                url = item.value
             case .explain:
-                explain = item.value
+                explain = value
             case .context(let field):
-                try Self.set(field, QueryString.slice(raw, item.value), in: &context)
+                try Self.set(field, QueryString.slice(raw, value), in: &context)
             case nil:
                 break
             }
         }
-        var containsNUL = false
-        guard urls == 1, let url, let decoded = try? QueryString.decode(bytes.extracting(url), into: buffer, containsNUL: &containsNUL) else {
+        guard urls == 1, let decoded else {
             throw .badRequest(urls == 0 ? "the url parameter is required: /v1/resolve?url=..."
                                         : "give the url parameter once; POST /v1/resolve takes several")
         }
@@ -118,10 +128,10 @@ extension SwitchboardAPI {
         }
     }
 
-    /// The next item of a query, or the problem of a malformed one.
-    static func nextItem(in bytes: Span<UInt8>, from offset: inout Int) throws(Problem) -> QueryString.Bounds? {
+    /// What reading the query with `read` gives, a malformed escape answered as a problem.
+    static func readingQuery<T>(_ read: () throws(QueryString.Problem) -> T) throws(Problem) -> T {
         do {
-            return try QueryString.nextItem(in: bytes, from: &offset)
+            return try read()
         } catch {
             throw .badRequest("malformed query string: invalid percent-encoding")
         }

@@ -40,6 +40,23 @@ final class ResolveEndpointTests {
         #expect((versioned["route"] as? [String: String])?["name"] == "conversation-web")
         let twice = try RawHTTP.get("/v1/resolve?url=/a&u%72l=/b", port: server.port)
         #expect(twice.status == 400)
+        // The url value is decoded as it is read: `+` is a space, an encoded `&` stays in
+        // it, the item ends at a raw `&`; every other item is still checked, before and
+        // after it, even one with an empty key.
+        // (A raw space in the URL it gives is then refused, as SPEC §2 says.)
+        let spaced = try RawHTTP.get("/v1/resolve?url=/search%3Fq%3Dandy+warhol%26entity%3Dartist&explain=0", port: server.port).json()
+        #expect(spaced["url"] as? String == "/search?q=andy warhol&entity=artist")
+        #expect(spaced["reason"] as? String == "whitespace")
+        let plus = try RawHTTP.get("/v1/resolve?url=/search%3Fq%3Dandy%2Bwarhol%26entity%3Dartist&explain=0", port: server.port).json()
+        #expect((plus["params"] as? [String: Any])?["q"] as? String == "andy warhol")
+        #expect((plus["params"] as? [String: Any])?["entity"] as? String == "artist")
+        for query in ["url=/a&x=%ZZ", "=%ZZ&url=/a", "x=%4&url=/a", "url=/a%2"] {
+            let refused = try RawHTTP.get("/v1/resolve?" + query, port: server.port)
+            #expect(refused.status == 400 && refused.text.contains("malformed query string"), "\(query)")
+        }
+        // A url key without `=` gives the empty URL: the root.
+        let bare = try RawHTTP.get("/v1/resolve?url", port: server.port).json()
+        #expect(bare["url"] as? String == "" && (bare["route"] as? [String: String])?["name"] == "home")
     }
 
     @Test func appliesContextAndExplains() throws {
