@@ -59,7 +59,7 @@ struct QueryString {
                 }
                 if b == UInt8(ascii: "=") || b == UInt8(ascii: "&") { break }
                 if b == UInt8(ascii: "%") {
-                    guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { throw .invalidPercentEncoding }
+                    try checkEscape(bytes, at: i)
                     i += 3
                 } else {
                     i += 1
@@ -75,6 +75,12 @@ struct QueryString {
         return nil
     }
 
+    /// That the `%` at `i` starts a `%XX` escape.
+    @inline(__always)
+    private static func checkEscape(_ bytes: Span<UInt8>, at i: Int) throws(Problem) {
+        guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { throw .invalidPercentEncoding }
+    }
+
     /// The value from `offset` (where ``nextKey(in:from:)`` left it) to the next `&`, its
     /// escapes checked; `offset` moves past the item.
     static func valueEnd(in bytes: Span<UInt8>, from offset: inout Int) throws(Problem) -> Range<Int> {
@@ -83,7 +89,7 @@ struct QueryString {
             let b = bytes[i]
             if b == UInt8(ascii: "&") { break }
             if b == UInt8(ascii: "%") {
-                guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { throw .invalidPercentEncoding }
+                try checkEscape(bytes, at: i)
                 i += 3
             } else {
                 i += 1
@@ -107,7 +113,7 @@ struct QueryString {
             var b = input[i]
             if b == UInt8(ascii: "&") { break }
             if b == UInt8(ascii: "%") {
-                guard i + 2 < input.count, isHex(input[i + 1]), isHex(input[i + 2]) else { throw .invalidPercentEncoding }
+                try checkEscape(input, at: i)
                 b = hexValue(input[i + 1]) << 4 | hexValue(input[i + 2])
                 i += 3
             } else {
