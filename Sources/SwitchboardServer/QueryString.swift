@@ -31,8 +31,7 @@ struct QueryString {
     /// query item by item in the request path.
     static func nextItem(in bytes: Span<UInt8>, from offset: inout Int) throws(Problem) -> Bounds? {
         guard let key = try nextKey(in: bytes, from: &offset) else { return nil }
-        let value = key.hasValue ? try valueEnd(in: bytes, from: &offset) : key.range.upperBound..<key.range.upperBound
-        return Bounds(key: key.range, value: value, keyIsEncoded: key.isEncoded)
+        return Bounds(key: key.range, value: try value(of: key, in: bytes, from: &offset), keyIsEncoded: key.isEncoded)
     }
 
     /// Where a key lies, whether it has anything to decode, and whether a value follows.
@@ -79,6 +78,12 @@ struct QueryString {
     @inline(__always)
     private static func checkEscape(_ bytes: Span<UInt8>, at i: Int) throws(Problem) {
         guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { throw .invalidPercentEncoding }
+    }
+
+    /// Where the value of `key` (just read by ``nextKey(in:from:)``) lies, its escapes
+    /// checked (empty after a key without `=`); `offset` moves past the item.
+    static func value(of key: Key, in bytes: Span<UInt8>, from offset: inout Int) throws(Problem) -> Range<Int> {
+        key.hasValue ? try valueEnd(in: bytes, from: &offset) : key.range.upperBound..<key.range.upperBound
     }
 
     /// The value from `offset` (where ``nextKey(in:from:)`` left it) to the next `&`, its

@@ -69,8 +69,7 @@ extension SwitchboardAPI {
                 } : []
                 continue
             }
-            let value = key.hasValue ? try Self.readingQuery { () throws(QueryString.Problem) in try QueryString.valueEnd(in: bytes, from: &offset) }
-                                     : key.range.upperBound..<key.range.upperBound
+            let value = try Self.readingQuery { () throws(QueryString.Problem) in try QueryString.value(of: key, in: bytes, from: &offset) }
             switch parameter {
             case .url:
                 urls += 1
