@@ -56,6 +56,17 @@ final class ManifestStore: Sendable {
     @discardableResult
     func reload() -> ReloadOutcome {
         let loaded = load()
+        // Logged before it is published: whoever sees the new manifest or the error
+        // (`/readyz`, a poll) finds its line written, even if the server stops right after.
+        switch loaded {
+        case .served(let served):
+            logger.info("manifest reloaded", metadata: ["path": "\(path)", "version": "\(served.compiled.manifest.version)",
+                                                        "etag": "\(served.compiled.etag)"])
+        case .failed(let message):
+            logger.error("manifest rejected, keeping the last good one", metadata: ["path": "\(path)", "error": "\(message)"])
+        case .unchanged:
+            logger.debug("manifest unchanged", metadata: ["path": "\(path)"])
+        }
         // The new manifest and the reload bookkeeping change together, under one lock: a
         // request never sees the new manifest beside the previous reload's error.
         let outcome: ReloadOutcome = state.withLock { s in
@@ -77,14 +88,6 @@ final class ManifestStore: Sendable {
         case (_, .served(let served)): live.manifestChanged(to: served)
         case (.failed(let message), _): live.reloadFailed(message, at: Self.now())
         default: break
-        }
-        switch outcome {
-        case .reloaded(let version, let etag):
-            logger.info("manifest reloaded", metadata: ["path": "\(path)", "version": "\(version)", "etag": "\(etag)"])
-        case .failed(let message):
-            logger.error("manifest rejected, keeping the last good one", metadata: ["path": "\(path)", "error": "\(message)"])
-        case .unchanged:
-            logger.debug("manifest unchanged", metadata: ["path": "\(path)"])
         }
         return outcome
     }
