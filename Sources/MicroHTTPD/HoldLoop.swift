@@ -151,7 +151,8 @@ final class HoldLoop: Sendable {
             let timeout: Int32? = state.withLock { s in
                 if s.stopping { return nil }
                 let deadline = s.deadlines.first?.deadline
-                guard let next = [deadline, s.trimAt].compactMap({ $0 }).min() else {
+                // The earlier of the two, without an array made under the lock each turn.
+                guard let next = deadline.map({ min($0, s.trimAt ?? $0) }) ?? s.trimAt else {
                     s.sleepsUntil = nil
                     return -1
                 }
