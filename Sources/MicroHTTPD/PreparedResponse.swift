@@ -59,25 +59,10 @@ public final class PreparedResponse: Sendable {
 /// Adds `headers` to a response; false when libmicrohttpd refuses one.
 func addHeaders(_ headers: [(String, String)], to response: OpaquePointer) -> Bool {
     for (name, value) in headers {
-        let added = withCString(name) { name in withCString(value) { MHD_add_response_header(response, name, $0) } }
+        let added = name.withCString { name in value.withCString { MHD_add_response_header(response, name, $0) } }
         guard added == .YES else { return false }
     }
     return true
-}
-
-/// `string` as a C string for `body`, without the heap: a String passed to a C parameter
-/// is copied to a new array when it is small (up to 15 bytes, as most header names are);
-/// here its bytes go to the stack instead.
-func withCString<Result>(_ string: String, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
-    var string = string
-    return string.withUTF8 { utf8 in
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: utf8.count + 1) { buffer in
-            let bytes = UnsafeMutableRawBufferPointer(buffer)
-            bytes.copyMemory(from: UnsafeRawBufferPointer(utf8))
-            bytes[utf8.count] = 0
-            return body(buffer.baseAddress!)
-        }
-    }
 }
 
 /// Body bytes at a stable address, shared by every response object made over them.
