@@ -116,16 +116,21 @@ struct QueryString {
         var i = offset
         while i < input.count {
             var b = input[i]
-            if b == UInt8(ascii: "&") { break }
-            if b == UInt8(ascii: "%") {
+            if b > UInt8(ascii: "+") {
+                // Above every byte with a meaning here (NUL, `%`, `&`, `+`): most of a URL.
+                i += 1
+            } else if b == UInt8(ascii: "&") {
+                break
+            } else if b == UInt8(ascii: "%") {
                 try checkEscape(input, at: i)
                 b = hexValue(input[i + 1]) << 4 | hexValue(input[i + 2])
                 i += 3
+                nul = nul || b == 0
             } else {
                 if b == UInt8(ascii: "+") { b = UInt8(ascii: " ") }
                 i += 1
+                nul = nul || b == 0
             }
-            nul = nul || b == 0
             decoded.append(b)
         }
         offset = i + 1
