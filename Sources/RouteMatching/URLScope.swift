@@ -198,7 +198,13 @@ public struct URLScope: Sendable {
     /// normalized segments, query items and fragment.
     static func parseInternal(_ input: [UInt8], host: String?, pathStart: Int) -> ClassifiedURL {
         var pathEnd = pathStart
-        while pathEnd < input.count, input[pathEnd] != UInt8(ascii: "?"), input[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
+        let bytes = input.span
+        while pathEnd < bytes.count {
+            // Letters lie above `?` and `#`: one comparison passes them.
+            let b = bytes[pathEnd]
+            if b <= UInt8(ascii: "?"), b == UInt8(ascii: "?") || b == UInt8(ascii: "#") { break }
+            pathEnd += 1
+        }
         var queryRange: Range<Int>? = nil
         var fragmentRange: Range<Int>? = nil
         if pathEnd < input.count {
@@ -306,6 +312,8 @@ public struct URLScope: Sendable {
         var segmentStart = start
         for i in start..<end {
             let b = bytes[i]
+            // Letters and digits lie above `%`, `.` and `/`: one comparison passes them.
+            if b > UInt8(ascii: "/") { continue }
             if b == UInt8(ascii: "%") { return nil }
             if b == UInt8(ascii: "/") {
                 if i == segmentStart { return nil }
