@@ -71,17 +71,16 @@ extension CompiledManifest {
                     return refusal == nil
                 }
             }
-            // Routes restricted to the URL's host first, then the rest.
-            let trie: RouteTrie
-            let index: Int
+            // Routes restricted to the URL's host first, then the rest. (The candidate
+            // taken, not the trie it came from: a trie copied is a retain per array.)
+            let candidate: RouteCandidate
             if let restricted = restrictedTrie(for: url.host), let hit = search(restricted) {
-                (trie, index) = (restricted, hit)
+                candidate = restricted.candidates[hit]
             } else if let hit = search(general) {
-                (trie, index) = (general, hit)
+                candidate = general.candidates[hit]
             } else {
                 return nil
             }
-            let candidate = trie.candidates[index]
             let route = manifest.routes[candidate.route]
             guard let redirect = route.redirect else { return (route, candidate, segments) }
             hops += 1
