@@ -56,7 +56,10 @@ public final class PreparedResponse: Sendable {
     }
 }
 
-/// Adds `headers` to a response; false when libmicrohttpd refuses one.
+/// Adds `headers` to a response; false when libmicrohttpd refuses one. Through
+/// `withCString`, which copies nothing for a native string (NUL-terminated already) or a
+/// small one under 15 bytes (zero-padded in place); passing a String straight to the C
+/// parameter would copy a small one to the heap.
 func addHeaders(_ headers: [(String, String)], to response: OpaquePointer) -> Bool {
     for (name, value) in headers {
         let added = name.withCString { name in value.withCString { MHD_add_response_header(response, name, $0) } }
