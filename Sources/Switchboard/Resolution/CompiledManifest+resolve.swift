@@ -14,23 +14,21 @@ extension CompiledManifest {
         switch scope.classify(bytes) {
         case .rejected(let reason):
             return Resolution(url: bytes, status: .rejected, reason: reason.description, target: .rejected,
-                              explanation: explain ? Explanation(note: "rejected: \(reason)") : nil)
+                              explained: explain ? ExplanationBox(Explanation(note: "rejected: \(reason)")) : nil)
         case .external:
             return Resolution(url: bytes, status: .external, target: .external,
-                              explanation: explain ? Explanation(note: "external: not a host or scheme of the app") : nil)
+                              explained: explain ? ExplanationBox(Explanation(note: "external: not a host or scheme of the app")) : nil)
         case .internal(let url):
             return resolveInternal(url, urlBytes: bytes, context: context, explain: explain)
         }
     }
 
     private func resolveInternal(_ url: consuming InternalURL, urlBytes: [UInt8], context: ResolveContext, explain: Bool) -> Resolution {
-        var explanation: Explanation? = explain ? Explanation(host: url.host, path: url.path, segments: url.segments) : nil
-        guard let (route, candidate, segments) = route(for: url, context: context, explanation: &explanation) else {
-            if explain, explanation?.note == nil { explanation?.note = "no route matched: fallback" }
-            // `explain ? … : nil`: without an explanation nothing is copied (an optional
-            // Explanation is copied through its generic value witness).
+        let record = explain ? ExplanationRecord(Explanation(host: url.host, path: url.path, segments: url.segments)) : nil
+        guard let (route, candidate, segments) = route(for: url, context: context, record: record) else {
+            if let record, record.value.note == nil { record.value.note = "no route matched: fallback" }
             return Resolution(url: urlBytes, status: .fallback, target: targets.fallback, fragment: url.fragment,
-                              explanation: explain ? explanation : nil)
+                              explained: record.map { ExplanationBox($0.value) })
         }
         let slot = route.variants.firstIndex { $0.applies(to: context) }.map { $0 + 1 } ?? 0
         let target = targets.target(route, pattern: candidate.patternIndex, slot: slot)
@@ -39,15 +37,15 @@ extension CompiledManifest {
         let webURL = target.presentation.style == .web && !candidate.binds("url") && !route.inject.contains { $0.key == "url" }
         let matched = MatchedParams(route: route, candidate: candidate, segments: segments, query: url.query, webURL: webURL)
         return Resolution(url: urlBytes, status: .matched, target: target, matched: matched, fragment: url.fragment,
-                          explanation: explain ? explanation : nil)
+                          explained: record.map { ExplanationBox($0.value) })
     }
 
     /// The route that takes the URL, after redirects, with the segments it matched;
     /// nil when none does (or redirects loop). Records every candidate tried in
-    /// `explanation` when there is one.
+    /// `record` when there is one.
     private func route(for url: InternalURL, context: ResolveContext,
-                       explanation: inout Explanation?) -> (Route, RouteCandidate, SegmentBuffer)? {
-        let explain = explanation != nil
+                       record: ExplanationRecord?) -> (Route, RouteCandidate, SegmentBuffer)? {
+        let explain = record != nil
         var segments = url.segmentBuffer
         var hops = 0
         while true {
@@ -63,7 +61,7 @@ extension CompiledManifest {
                     let candidate = trie.candidates[index]
                     let refusal = refusal(candidate, failure, url.query, context)
                     let route = manifest.routes[candidate.route]
-                    explanation?.steps.append(Explanation.Step(
+                    record?.value.steps.append(Explanation.Step(
                         route: route.name, pattern: route.patterns[candidate.patternIndex].text,
                         expansion: TableEntry.path(of: candidate.segments), path: path,
                         outcome: refusal == nil ? (route.redirect == nil ? "matched" : "redirected") : "refused",
@@ -85,11 +83,11 @@ extension CompiledManifest {
             guard let redirect = route.redirect else { return (route, candidate, segments) }
             hops += 1
             segments = Self.substitute(redirect, candidate, segments)
-            if explain, let last = explanation?.steps.indices.last {
-                explanation?.steps[last].detail = "to " + InternalURL(host: nil, segmentBuffer: segments).path
+            if let record, let last = record.value.steps.indices.last {
+                record.value.steps[last].detail = "to " + InternalURL(host: nil, segmentBuffer: segments).path
             }
             if hops > Self.maxRedirects {
-                explanation?.note = "more than \(Self.maxRedirects) redirects"
+                record?.value.note = "more than \(Self.maxRedirects) redirects"
                 return nil
             }
         }

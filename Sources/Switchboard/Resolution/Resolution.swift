@@ -41,15 +41,18 @@ public struct Resolution: Sendable {
     public var destination: String? { target.destination }
     public var presentation: Presentation? { status == .rejected ? nil : target.presentation }
 
+    /// `explained`: the explanation, boxed by the caller. (An `Explanation?` parameter
+    /// would be copied and destroyed through Optional's generic value witnesses on every
+    /// resolution, ~100 instructions, though most have none.)
     init(url: [UInt8], status: Status, reason: String? = nil, target: ResultTarget, matched: MatchedParams? = nil,
-         fragment: String? = nil, explanation: Explanation? = nil) {
+         fragment: String? = nil, explained: ExplanationBox? = nil) {
         self.urlBytes = url
         self.status = status
         self.reason = reason
         self.target = target
         self.matched = matched
         self.fragment = fragment
-        self.explanationBox = explanation.map(ExplanationBox.init)
+        self.explanationBox = explained
     }
 }
 
@@ -57,12 +60,19 @@ extension Resolution {
     /// The same result with another explanation.
     func replacingExplanation(_ explanation: Explanation) -> Resolution {
         Resolution(url: urlBytes, status: status, reason: reason, target: target, matched: matched, fragment: fragment,
-                   explanation: explanation)
+                   explained: ExplanationBox(explanation))
     }
 }
 
 final class ExplanationBox: Sendable {
     let value: Explanation
+    init(_ value: Explanation) { self.value = value }
+}
+
+/// An explanation being recorded while a URL is resolved: a reference, so resolving
+/// without one passes nil, not an empty `Explanation?`.
+final class ExplanationRecord {
+    var value: Explanation
     init(_ value: Explanation) { self.value = value }
 }
 
