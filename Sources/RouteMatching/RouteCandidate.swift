@@ -18,6 +18,9 @@ public final class RouteCandidate: Sendable {
     /// tie-break, so of two expansions of one pattern with the same shape the one keeping
     /// the earlier optional groups wins.
     public let expansion: Int
+    /// Whether a param or wildcard of its path has a type other than `string`: one
+    /// without can fail no type, and most have none.
+    let hasTypedParams: Bool
 
     public init(route: Int, patternIndex: Int, expansion: Int = 0, segments: [SegmentMatcher], priority: Int, name: String) {
         self.route = route
@@ -26,6 +29,12 @@ public final class RouteCandidate: Sendable {
         self.priority = priority
         self.name = name
         self.expansion = expansion
+        hasTypedParams = segments.contains {
+            switch $0 {
+            case .literal: false
+            case .param(_, let type), .wildcard(_, let type): type.isTyped
+            }
+        }
     }
 
     /// Whether its path binds a param called `name`. (Read from `segments`, which a

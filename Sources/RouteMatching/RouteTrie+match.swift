@@ -63,6 +63,7 @@ extension RouteTrie {
     /// the pattern's segments, which a result reads anyway, rather than from a list of
     /// the typed params apart: one object fewer to fetch per match on a large table.)
     func typeFailure(_ candidate: RouteCandidate, _ path: SegmentBuffer) -> TypeFailure? {
+        if !candidate.hasTypedParams { return nil }
         let segments = candidate.segments
         for depth in segments.indices {
             switch segments[depth] {
