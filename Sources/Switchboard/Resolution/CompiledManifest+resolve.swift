@@ -25,9 +25,15 @@ extension CompiledManifest {
 
     private func resolveInternal(_ url: consuming InternalURL, urlBytes: [UInt8], context: ResolveContext, explain: Bool) -> Resolution {
         let record = explain ? ExplanationRecord(Explanation(host: url.host, path: url.path, segments: url.segments)) : nil
-        guard let (route, candidate, segments) = route(for: url, context: context, record: record) else {
+        // The URL's parts the result keeps are moved out of it, not copied: a copy is a
+        // retain now and a release when the URL goes.
+        var segments = SegmentBuffer(), query: [(key: String, value: String)] = [], fragment: String? = nil
+        swap(&segments, &url.segmentBuffer)
+        swap(&query, &url.query)
+        swap(&fragment, &url.fragment)
+        guard let (route, candidate) = route(host: url.host, segments: &segments, query: query, context: context, record: record) else {
             if let record, record.value.note == nil { record.value.note = "no route matched: fallback" }
-            return Resolution(url: urlBytes, status: .fallback, target: targets.fallback, fragment: url.fragment,
+            return Resolution(url: urlBytes, status: .fallback, target: targets.fallback, fragment: fragment,
                               explained: record.map { ExplanationBox($0.value) })
         }
         let slot = route.variants.firstIndex { $0.applies(to: context) }.map { $0 + 1 } ?? 0
@@ -35,31 +41,30 @@ extension CompiledManifest {
         // A web presentation carries the URL as given, unless the route binds or injects
         // `url` itself; a `url` query param never overrides it.
         let webURL = target.presentation.style == .web && !candidate.binds("url") && !route.inject.contains { $0.key == "url" }
-        let matched = MatchedParams(route: route, candidate: candidate, segments: segments, query: url.query, webURL: webURL)
-        return Resolution(url: urlBytes, status: .matched, target: target, matched: matched, fragment: url.fragment,
+        let matched = MatchedParams(route: route, candidate: candidate, segments: segments, query: query, webURL: webURL)
+        return Resolution(url: urlBytes, status: .matched, target: target, matched: matched, fragment: fragment,
                           explained: record.map { ExplanationBox($0.value) })
     }
 
-    /// The route that takes the URL, after redirects, with the segments it matched;
-    /// nil when none does (or redirects loop). Records every candidate tried in
+    /// The route that takes the URL, after redirects, leaving in `segments` the ones it
+    /// matched; nil when none does (or redirects loop). Records every candidate tried in
     /// `record` when there is one.
-    private func route(for url: InternalURL, context: ResolveContext,
-                       record: ExplanationRecord?) -> (Route, RouteCandidate, SegmentBuffer)? {
+    private func route(host: String?, segments: inout SegmentBuffer, query: [(key: String, value: String)],
+                       context: ResolveContext, record: ExplanationRecord?) -> (Route, RouteCandidate)? {
         let explain = record != nil
-        var segments = url.segmentBuffer
         var hops = 0
         while true {
-            let path = explain ? InternalURL(host: url.host, segmentBuffer: segments).path : ""
+            let path = explain ? InternalURL(host: host, segmentBuffer: segments).path : ""
             func search(_ trie: RouteTrie) -> Int? {
                 // Without an explanation to record into, a closure that does not touch it.
                 if !explain {
                     return trie.match(segments) { index, failure in
-                        refusal(trie.candidates[index], failure, url.query, context) == nil
+                        refusal(trie.candidates[index], failure, query, context) == nil
                     }
                 }
                 return trie.match(segments, pruning: false) { index, failure in
                     let candidate = trie.candidates[index]
-                    let refusal = refusal(candidate, failure, url.query, context)
+                    let refusal = refusal(candidate, failure, query, context)
                     let route = manifest.routes[candidate.route]
                     record?.value.steps.append(Explanation.Step(
                         route: route.name, pattern: route.patterns[candidate.patternIndex].text,
@@ -72,7 +77,7 @@ extension CompiledManifest {
             // Routes restricted to the URL's host first, then the rest. (The candidate
             // taken, not the trie it came from: a trie copied is a retain per array.)
             let candidate: RouteCandidate
-            if let restricted = restrictedTrie(for: url.host), let hit = search(restricted) {
+            if let restricted = restrictedTrie(for: host), let hit = search(restricted) {
                 candidate = restricted.candidates[hit]
             } else if let hit = search(general) {
                 candidate = general.candidates[hit]
@@ -80,7 +85,7 @@ extension CompiledManifest {
                 return nil
             }
             let route = manifest.routes[candidate.route]
-            guard let redirect = route.redirect else { return (route, candidate, segments) }
+            guard let redirect = route.redirect else { return (route, candidate) }
             hops += 1
             segments = Self.substitute(redirect, candidate, segments)
             if let record, let last = record.value.steps.indices.last {
