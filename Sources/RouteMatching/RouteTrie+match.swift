@@ -68,10 +68,10 @@ extension RouteTrie {
         for depth in segments.indices {
             switch segments[depth] {
             case .literal: continue
-            case .param(let name, let type):
-                if !type.accepts(path.bytes[path.range(depth)]) { return TypeFailure(param: name, type: type) }
-            case .wildcard(let name, let type):
-                if !type.accepts(path.bytes[path.tail(depth)]) { return TypeFailure(param: name, type: type) }
+            case .param(_, let type):
+                if !type.accepts(path.bytes[path.range(depth)]) { return TypeFailure(candidate: candidate, depth: depth) }
+            case .wildcard(_, let type):
+                if !type.accepts(path.bytes[path.tail(depth)]) { return TypeFailure(candidate: candidate, depth: depth) }
             }
         }
         return nil

@@ -17,10 +17,18 @@
 /// trie.match(url.segmentBuffer) { candidate, failure in failure == nil }
 /// ```
 public struct RouteTrie: Sendable {
-    /// A param that failed its type, reported with a refused candidate.
+    /// A param that failed its type, reported with a refused candidate. Holds the
+    /// candidate and the param's depth, and reads the name and type from them when asked:
+    /// an optional failure passed with every candidate tried is then a reference and an
+    /// integer, not a String and a ParamType destroyed through generic value witnesses.
     public struct TypeFailure: Sendable, Equatable {
-        public let param: String
-        public let type: ParamType
+        let candidate: RouteCandidate
+        let depth: Int
+
+        public var param: String { candidate.segments[depth].param?.name ?? "" }
+        public var type: ParamType { candidate.segments[depth].param?.type ?? .string }
+
+        public static func == (a: TypeFailure, b: TypeFailure) -> Bool { a.param == b.param && a.type == b.type }
     }
 
     public let candidates: [RouteCandidate]

@@ -14,6 +14,14 @@ public enum SegmentMatcher: Sendable, Hashable {
         }
     }
 
+    /// The param's or wildcard's name and type; nil for a literal.
+    public var param: (name: String, type: ParamType)? {
+        switch self {
+        case .literal: return nil
+        case .param(let name, let type), .wildcard(let name, let type): return (name, type)
+        }
+    }
+
     /// The precedence rank of the segment kind: lower wins (SPEC §1 "Precedence").
     public var rank: Int {
         switch self {
