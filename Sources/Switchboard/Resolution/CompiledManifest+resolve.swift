@@ -127,13 +127,16 @@ extension CompiledManifest {
             if let since = route.since, version < since { return .since(since, version) }
             if let until = route.until, version >= until { return .until(until, version) }
         }
-        for declaration in route.params where !candidate.binds(declaration.name) {
+        // By index: a declaration is read in place, not copied (its name, type and default
+        // retained and released) for each candidate offered.
+        let declarations = route.params
+        for i in declarations.indices where !candidate.binds(declarations[i].name) {
             var present = false
-            for item in query where item.key == declaration.name {
+            for item in query where item.key == declarations[i].name {
                 present = true
-                if !declaration.type.accepts(item.value) { return .queryType(declaration.name, declaration.type) }
+                if !declarations[i].type.accepts(item.value) { return .queryType(declarations[i].name, declarations[i].type) }
             }
-            if !present && declaration.required && declaration.defaultValue == nil { return .missing(declaration.name) }
+            if !present && declarations[i].required && declarations[i].defaultValue == nil { return .missing(declarations[i].name) }
         }
         return nil
     }
