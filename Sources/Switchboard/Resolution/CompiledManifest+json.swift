@@ -10,15 +10,21 @@ extension CompiledManifest {
 
     package func writeResult(_ r: Resolution, into w: inout JSONWriter) {
         w.raw("{\"url\":")
-        // Every status but `rejected` went through the UTF-8 check of SPEC §2.
-        if r.status == .rejected { w.string(r.url) } else { w.string(validUTF8: r.urlBytes) }
-        w.raw(Self.statusMember(r.status))
-        if let reason = r.reason {
-            w.raw(",\"reason\":")
-            w.string(reason)
+        if r.status == .rejected {
+            // The only status whose URL may not be UTF-8 (SPEC §2), and the only one with a
+            // reason; its target writes nothing.
+            w.string(r.url)
+            w.raw(",\"status\":\"rejected\"")
+            if let reason = r.reason {
+                w.raw(",\"reason\":")
+                w.string(reason)
+            }
+        } else {
+            w.string(validUTF8: r.urlBytes)
         }
-        // route, destination, the params' braces and presentation come serialized from
-        // the manifest: matched and fallback results have params, others none.
+        // status, route, destination, the params' braces and presentation come serialized
+        // from the manifest (a target is only ever given results of its status): matched
+        // and fallback results have params, others none.
         w.bytes.append(contentsOf: r.target.head)
         if let matched = r.matched {
             var first = true
@@ -45,15 +51,6 @@ extension CompiledManifest {
             w.write(e.json)
         }
         w.byte(UInt8(ascii: "}"))
-    }
-
-    private static func statusMember(_ status: Resolution.Status) -> StaticString {
-        switch status {
-        case .matched: return ",\"status\":\"matched\""
-        case .fallback: return ",\"status\":\"fallback\""
-        case .external: return ",\"status\":\"external\""
-        case .rejected: return ",\"status\":\"rejected\""
-        }
     }
 }
 

@@ -7,7 +7,7 @@ final class ResultTarget: Sendable {
     let route: (name: String, pattern: String)?
     let destination: String?
     let presentation: Presentation
-    /// `bytes[..<split]`: `,"route":{...},"destination":...,"params":{`, what a result
+    /// `bytes[..<split]`: `,"status":...,"route":{...},"destination":...,"params":{`, what a result
     /// has before its params' members (without `,"params":{` when it has none);
     /// `bytes[split...]`: `},"presentation":{...}`, what follows them. One buffer, one
     /// cache line fewer for a result to fetch from a large manifest.
@@ -16,12 +16,18 @@ final class ResultTarget: Sendable {
     var head: ArraySlice<UInt8> { bytes[..<split] }
     var tail: ArraySlice<UInt8> { bytes[split...] }
 
-    /// `hasParams`: whether results sent here carry `params` (matched and fallback ones do).
-    init(route: (name: String, pattern: String)?, destination: String?, presentation: Presentation, hasParams: Bool = true) {
+    /// `status`: that of every result sent here (a route's are matched, the fallback's
+    /// fallback, external URLs' external), written first; matched and fallback results
+    /// carry `params`.
+    init(route: (name: String, pattern: String)?, destination: String?, presentation: Presentation,
+         status: Resolution.Status = .matched) {
         self.route = route
         self.destination = destination
         self.presentation = presentation
-        var w = JSONWriter(capacity: 160)
+        let hasParams = status != .external
+        var w = JSONWriter(capacity: 180)
+        w.raw(",\"status\":")
+        w.string(status.rawValue)
         if let route {
             w.raw(",\"route\":{\"name\":")
             w.string(route.name)
@@ -41,7 +47,7 @@ final class ResultTarget: Sendable {
         bytes = w.bytes
     }
 
-    static let external = ResultTarget(route: nil, destination: nil, presentation: .external, hasParams: false)
+    static let external = ResultTarget(route: nil, destination: nil, presentation: .external, status: .external)
 
     /// A rejected URL's: nothing to write.
     private init() {
@@ -71,7 +77,8 @@ struct ResultTargets: Sendable {
             }
             return targets
         }
-        fallback = ResultTarget(route: nil, destination: manifest.fallback.destination, presentation: manifest.fallback.presentation)
+        fallback = ResultTarget(route: nil, destination: manifest.fallback.destination, presentation: manifest.fallback.presentation,
+                                status: .fallback)
     }
 
     func target(_ route: Route, pattern: Int, slot: Int) -> ResultTarget {
