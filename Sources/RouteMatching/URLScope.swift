@@ -92,7 +92,15 @@ public struct URLScope: Sendable {
     }
 
     public func classify(_ input: [UInt8]) -> ClassifiedURL {
-        if let problem = Self.screen(input) { return .rejected(problem) }
+        var plain = false
+        return classify(input, plain: &plain)
+    }
+
+    /// ``classify(_:)``, also saying whether the input is `plain`: printable ASCII without
+    /// `"`, `\` or `%`, so a JSON string of it is its bytes between quotes (what screening
+    /// learns in passing; a result's writer then need not look again).
+    package func classify(_ input: [UInt8], plain: inout Bool) -> ClassifiedURL {
+        if let problem = Self.screen(input, plain: &plain) { return .rejected(problem) }
         if let colon = Self.schemeEnd(input) {
             // http and https, the common case, are recognized without building a String.
             let isHTTP = Self.equalsIgnoringCase(input[..<colon], "http")
@@ -149,14 +157,17 @@ public struct URLScope: Sendable {
 
     /// Checks every input before classification: length, control characters (C0, DEL,
     /// C1), whitespace, backslashes, malformed `%XX`, raw bytes that are not UTF-8.
-    static func screen(_ input: [UInt8]) -> URLRejection? {
+    static func screen(_ input: [UInt8], plain: inout Bool) -> URLRejection? {
         if input.count > maxLength { return .tooLong }
         // Most URLs hold none of the bytes looked at below: a branch-free pass (which
-        // the compiler vectorizes) says so before the byte-by-byte one.
+        // the compiler vectorizes) says so before the byte-by-byte one. (`"` is passed
+        // by that one; it is looked for here so that `plain` means JSON-safe too.)
         var suspect: UInt8 = 0
         for b in input {
             suspect |= (b <= 0x20 ? 1 : 0) | (b >= 0x7F ? 1 : 0) | (b == UInt8(ascii: "\\") ? 1 : 0) | (b == UInt8(ascii: "%") ? 1 : 0)
+                | (b == UInt8(ascii: "\"") ? 1 : 0)
         }
+        plain = suspect == 0
         if suspect == 0 { return nil }
         var nonASCII = false
         var i = 0

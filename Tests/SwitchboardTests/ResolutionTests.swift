@@ -15,6 +15,36 @@ struct ResolutionTests {
         #expect(json == #"{"url":"https://www.artsy.net/artwork/andy-warhol-soup?ref=home#top","status":"matched","route":{"name":"artwork","pattern":"/artwork/:id"},"destination":"Artwork","params":{"id":"andy-warhol-soup","ref":"home"},"presentation":{"style":"push"},"fragment":"top","manifest":{"version":3,"etag":"\#(spec.etag.replacingOccurrences(of: "\"", with: "\\\""))"}}"#)
     }
 
+    /// A URL that screening finds plain is written without a look for what to escape;
+    /// one with a quote, a backslash escape or non-ASCII bytes is escaped where it
+    /// appears, as the URL and as a param read from its path, before and after a redirect.
+    @Test func urlsAndSegmentsAreEscapedUnlessPlain() throws {
+        let m = try Fixtures.compile([
+            #"{"name": "artwork", "pattern": "/artwork/:id", "destination": "Artwork"}"#,
+            #"{"name": "works", "pattern": "/works/:id", "redirect": "/artwork/:id"}"#,
+            #"{"name": "all", "pattern": "/in/*rest", "destination": "All"}"#,
+            #"{"name": "old", "pattern": "/old/:id", "redirect": "/in/q\"x/:id"}"#,
+        ])
+        var plain = false
+        _ = m.scope.classify(Array("/artwork/a-b".utf8), plain: &plain)
+        #expect(plain)
+        for url in ["/artwork/a\"b", "/artwork/a%22b", "/artwork/caf\u{e9}", "/artwork/x%E2%80%A8y"] {
+            _ = m.scope.classify(Array(url.utf8), plain: &plain)
+            #expect(!plain, "\(url)")
+        }
+        func json(_ url: String) -> String { String(decoding: m.resultJSON(m.resolve(url)), as: UTF8.self) }
+        #expect(json("/artwork/a\"b").hasPrefix(#"{"url":"/artwork/a\"b","status":"matched""#))
+        #expect(json("/artwork/a\"b").contains(#""params":{"id":"a\"b"}"#))
+        #expect(json("/artwork/a%22b").contains(#""params":{"id":"a\"b"}"#))
+        #expect(json("/artwork/x%E2%80%A8y").contains(#""params":{"id":"x\u2028y"}"#))
+        #expect(json("/artwork/plain-id").contains(#""params":{"id":"plain-id"}"#))
+        #expect(json("/no/such/page\"x").contains(#""params":{"url":"/no/such/page\"x"}"#))
+        #expect(json("/works/a\"b").contains(#""params":{"id":"a\"b"}"#))
+        #expect(json("/works/plain").contains(#""params":{"id":"plain"}"#))
+        // After a redirect the segments hold the manifest's literals, whatever the URL was.
+        #expect(json("/old/abc").contains(#""params":{"rest":"q\"x/abc"}"#), "\(json("/old/abc"))")
+    }
+
     @Test(arguments: [
         ("artsy://artwork/x", "artwork"),
         ("artsy:///artwork/x", "artwork"),

@@ -20,7 +20,7 @@ extension CompiledManifest {
                 w.string(reason)
             }
         } else {
-            w.string(validUTF8: r.urlBytes)
+            w.string(validUTF8: r.urlBytes, plain: r.urlIsPlain)
         }
         // status, route, destination, the params' braces and presentation come serialized
         // from the manifest (a target is only ever given results of its status): matched
@@ -38,7 +38,7 @@ extension CompiledManifest {
             }
         } else if r.status == .fallback {
             w.raw("\"url\":")
-            w.string(validUTF8: r.urlBytes)
+            w.string(validUTF8: r.urlBytes, plain: r.urlIsPlain)
         }
         w.bytes.append(contentsOf: r.target.tail)
         if let fragment = r.fragment, r.status == .matched || r.status == .fallback {

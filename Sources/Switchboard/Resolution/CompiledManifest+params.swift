@@ -14,13 +14,18 @@ final class MatchedParams: Sendable {
     let query: [(key: String, value: String)]
     /// Whether a web presentation adds the URL as given as `url` (SPEC §2, rule 5).
     let webURL: Bool
+    /// Whether the segments' bytes need no JSON escaping: those of a plain URL
+    /// (``URLScope/classify(_:plain:)``) that no redirect rewrote.
+    let plainSegments: Bool
 
-    init(route: Route, candidate: RouteCandidate, segments: SegmentBuffer, query: [(key: String, value: String)], webURL: Bool) {
+    init(route: Route, candidate: RouteCandidate, segments: SegmentBuffer, query: [(key: String, value: String)], webURL: Bool,
+         plainSegments: Bool = false) {
         self.route = route
         self.candidate = candidate
         self.segments = segments
         self.query = query
         self.webURL = webURL
+        self.plainSegments = plainSegments
     }
 
     /// Where a param's value comes from; converted by the param's type when read.
@@ -135,8 +140,8 @@ final class MatchedParams: Sendable {
     /// is read from.
     func write(_ source: Source, _ type: ParamType, url: [UInt8], into w: inout JSONWriter) {
         switch source {
-        case .segment(let depth): Self.write(segments.bytes[segments.range(depth)], type, into: &w)
-        case .tail(let depth): Self.write(segments.bytes[segments.tail(depth)], type, into: &w)
+        case .segment(let depth): Self.write(segments.bytes[segments.range(depth)], type, plain: plainSegments, into: &w)
+        case .tail(let depth): Self.write(segments.bytes[segments.tail(depth)], type, plain: plainSegments, into: &w)
         case .query, .value: w.write(value(source, type, url: url))
         case .url: w.string(validUTF8: url)
         }
@@ -144,18 +149,18 @@ final class MatchedParams: Sendable {
 
     /// Writes a segment's UTF-8 value of `type` as ``convert(_:_:)`` gives it, without
     /// making a String.
-    private static func write(_ text: ArraySlice<UInt8>, _ type: ParamType, into w: inout JSONWriter) {
+    private static func write(_ text: ArraySlice<UInt8>, _ type: ParamType, plain: Bool, into w: inout JSONWriter) {
         switch type {
         case .int:
             if let n = ParamType.intValue(text) { return w.integer(n) }
         case .uuid:
             // A uuid that matched is ASCII: lowercased byte by byte.
-            guard text.allSatisfy({ $0 < 0x80 }) else { return w.string(String(decoding: text, as: UTF8.self).lowercased()) }
-            return w.string(validUTF8: text, lowercasingASCII: true)
+            guard plain || text.allSatisfy({ $0 < 0x80 }) else { return w.string(String(decoding: text, as: UTF8.self).lowercased()) }
+            return w.string(validUTF8: text, lowercasingASCII: true, plain: plain)
         default:
             break
         }
-        w.string(validUTF8: text)
+        w.string(validUTF8: text, plain: plain)
     }
 
     /// A typed value as returned: `int` as a number, `uuid` lowercased.

@@ -11,19 +11,21 @@ extension CompiledManifest {
 
     /// Resolves URL bytes (which may not be UTF-8: such input is rejected).
     public func resolve(bytes: [UInt8], context: ResolveContext = .none, explain: Bool = false) -> Resolution {
-        switch scope.classify(bytes) {
+        var plain = false
+        switch scope.classify(bytes, plain: &plain) {
         case .rejected(let reason):
             return Resolution(url: bytes, status: .rejected, reason: reason.description, target: .rejected,
                               explained: explain ? ExplanationBox(Explanation(note: "rejected: \(reason)")) : nil)
         case .external:
-            return Resolution(url: bytes, status: .external, target: .external,
+            return Resolution(url: bytes, plain: plain, status: .external, target: .external,
                               explained: explain ? ExplanationBox(Explanation(note: "external: not a host or scheme of the app")) : nil)
         case .internal(let url):
-            return resolveInternal(url, urlBytes: bytes, context: context, explain: explain)
+            return resolveInternal(url, urlBytes: bytes, plain: plain, context: context, explain: explain)
         }
     }
 
-    private func resolveInternal(_ url: consuming InternalURL, urlBytes: [UInt8], context: ResolveContext, explain: Bool) -> Resolution {
+    private func resolveInternal(_ url: consuming InternalURL, urlBytes: [UInt8], plain: Bool, context: ResolveContext,
+                                 explain: Bool) -> Resolution {
         let record = explain ? ExplanationRecord(Explanation(host: url.host, path: url.path, segments: url.segments)) : nil
         // The URL's parts the result keeps are moved out of it, not copied: a copy is a
         // retain now and a release when the URL goes.
@@ -31,9 +33,10 @@ extension CompiledManifest {
         swap(&segments, &url.segmentBuffer)
         swap(&query, &url.query)
         swap(&fragment, &url.fragment)
-        guard let (route, candidate) = route(host: url.host, segments: &segments, query: query, context: context, record: record) else {
+        guard let (route, candidate, redirected) = route(host: url.host, segments: &segments, query: query, context: context,
+                                                         record: record) else {
             if let record, record.value.note == nil { record.value.note = "no route matched: fallback" }
-            return Resolution(url: urlBytes, status: .fallback, target: targets.fallback, fragment: fragment,
+            return Resolution(url: urlBytes, plain: plain, status: .fallback, target: targets.fallback, fragment: fragment,
                               explained: record.map { ExplanationBox($0.value) })
         }
         let slot = route.variants.firstIndex { $0.applies(to: context) }.map { $0 + 1 } ?? 0
@@ -41,16 +44,19 @@ extension CompiledManifest {
         // A web presentation carries the URL as given, unless the route binds or injects
         // `url` itself; a `url` query param never overrides it.
         let webURL = target.presentation.style == .web && !candidate.binds("url") && !route.inject.contains { $0.key == "url" }
-        let matched = MatchedParams(route: route, candidate: candidate, segments: segments, query: query, webURL: webURL)
-        return Resolution(url: urlBytes, status: .matched, target: target, matched: matched, fragment: fragment,
+        // A plain URL's segments are plain (read from its bytes) unless a redirect's
+        // literals replaced some.
+        let matched = MatchedParams(route: route, candidate: candidate, segments: segments, query: query, webURL: webURL,
+                                    plainSegments: plain && !redirected)
+        return Resolution(url: urlBytes, plain: plain, status: .matched, target: target, matched: matched, fragment: fragment,
                           explained: record.map { ExplanationBox($0.value) })
     }
 
-    /// The route that takes the URL, after redirects, leaving in `segments` the ones it
-    /// matched; nil when none does (or redirects loop). Records every candidate tried in
-    /// `record` when there is one.
+    /// The route that takes the URL, after redirects (and whether there were any),
+    /// leaving in `segments` the ones it matched; nil when none does (or redirects loop).
+    /// Records every candidate tried in `record` when there is one.
     private func route(host: String?, segments: inout SegmentBuffer, query: [(key: String, value: String)],
-                       context: ResolveContext, record: ExplanationRecord?) -> (Route, RouteCandidate)? {
+                       context: ResolveContext, record: ExplanationRecord?) -> (Route, RouteCandidate, redirected: Bool)? {
         let explain = record != nil
         var hops = 0
         while true {
@@ -85,7 +91,7 @@ extension CompiledManifest {
                 return nil
             }
             let route = manifest.routes[candidate.route]
-            guard let redirect = route.redirect else { return (route, candidate) }
+            guard let redirect = route.redirect else { return (route, candidate, hops > 0) }
             hops += 1
             segments = Self.substitute(redirect, candidate, segments)
             if let record, let last = record.value.steps.indices.last {

@@ -32,6 +32,9 @@ public struct Resolution: Sendable {
     /// The explanation behind one reference: most resolutions have none, and its five
     /// fields inline made every Resolution (copied on return) half as large again.
     private let explanationBox: ExplanationBox?
+    /// Whether `urlBytes` are plain (``URLScope/classify(_:plain:)``): written as a JSON
+    /// string without a look for what to escape.
+    let urlIsPlain: Bool
     /// Route, destination and presentation, shared with the manifest (``ResultTarget/rejected``,
     /// which has none, when rejected).
     let target: ResultTarget
@@ -44,9 +47,10 @@ public struct Resolution: Sendable {
     /// `explained`: the explanation, boxed by the caller. (An `Explanation?` parameter
     /// would be copied and destroyed through Optional's generic value witnesses on every
     /// resolution, ~100 instructions, though most have none.)
-    init(url: [UInt8], status: Status, reason: String? = nil, target: ResultTarget, matched: MatchedParams? = nil,
+    init(url: [UInt8], plain: Bool = false, status: Status, reason: String? = nil, target: ResultTarget, matched: MatchedParams? = nil,
          fragment: String? = nil, explained: ExplanationBox? = nil) {
         self.urlBytes = url
+        self.urlIsPlain = plain
         self.status = status
         self.reason = reason
         self.target = target
@@ -59,8 +63,8 @@ public struct Resolution: Sendable {
 extension Resolution {
     /// The same result with another explanation.
     func replacingExplanation(_ explanation: Explanation) -> Resolution {
-        Resolution(url: urlBytes, status: status, reason: reason, target: target, matched: matched, fragment: fragment,
-                   explained: ExplanationBox(explanation))
+        Resolution(url: urlBytes, plain: urlIsPlain, status: status, reason: reason, target: target, matched: matched,
+                   fragment: fragment, explained: ExplanationBox(explanation))
     }
 }
 

@@ -94,22 +94,24 @@ package struct JSONWriter: Sendable {
     }
 
     /// Writes bytes known to be valid UTF-8 as a JSON string with its quotes, without
-    /// building a String first.
-    package mutating func string(validUTF8 text: [UInt8]) {
+    /// building a String first. `plain`: the caller knows they need no escaping
+    /// (printable ASCII without `"` or `\`, as URL screening finds them), and they are not
+    /// looked at again.
+    package mutating func string(validUTF8 text: [UInt8], plain: Bool = false) {
         let span = text.span
-        if Self.needsEscaping(span) { return escaped(span) }
+        if !plain && Self.needsEscaping(span) { return escaped(span) }
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: text)
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// ``string(validUTF8:)`` for part of a buffer (a path segment); with
+    /// ``string(validUTF8:plain:)`` for part of a buffer (a path segment); with
     /// `lowercasingASCII`, ASCII capitals are written lowercased. Kept apart from the
     /// whole-array form, which every result calls for its URL: appending an Array costs
     /// ~100 instructions fewer than appending a slice of one.
-    package mutating func string(validUTF8 text: ArraySlice<UInt8>, lowercasingASCII: Bool = false) {
+    package mutating func string(validUTF8 text: ArraySlice<UInt8>, lowercasingASCII: Bool = false, plain: Bool = false) {
         let span = text.span
-        if Self.needsEscaping(span) {
+        if !plain && Self.needsEscaping(span) {
             return lowercasingASCII ? escaped(Array(text.lazy.map(ASCII.lowercased)).span) : escaped(span)
         }
         bytes.append(UInt8(ascii: "\""))
