@@ -49,6 +49,8 @@ public struct Resolution: Sendable {
     /// resolution, ~100 instructions, though most have none.)
     init(url: [UInt8], plain: Bool = false, status: Status, reason: String? = nil, target: ResultTarget, matched: MatchedParams? = nil,
          fragment: String? = nil, explained: ExplanationBox? = nil) {
+        // The target writes the status (``ResultTarget/status``).
+        assert(target.status == status, "a \(status) result sent to a \(target.status) target")
         self.urlBytes = url
         self.urlIsPlain = plain
         self.status = status

@@ -7,6 +7,8 @@ final class ResultTarget: Sendable {
     let route: (name: String, pattern: String)?
     let destination: String?
     let presentation: Presentation
+    /// The status of every result sent here, which `bytes` begin with.
+    let status: Resolution.Status
     /// `bytes[..<split]`: `,"status":...,"route":{...},"destination":...,"params":{`, what a result
     /// has before its params' members (without `,"params":{` when it has none);
     /// `bytes[split...]`: `},"presentation":{...}`, what follows them. One buffer, one
@@ -24,6 +26,7 @@ final class ResultTarget: Sendable {
         self.route = route
         self.destination = destination
         self.presentation = presentation
+        self.status = status
         let hasParams = status != .external
         var w = JSONWriter(capacity: 180)
         w.raw(",\"status\":")
@@ -51,7 +54,7 @@ final class ResultTarget: Sendable {
 
     /// A rejected URL's: nothing to write.
     private init() {
-        (route, destination, presentation, bytes, split) = (nil, nil, .external, [], 0)
+        (route, destination, presentation, status, bytes, split) = (nil, nil, .external, .rejected, [], 0)
     }
 
     static let rejected = ResultTarget()
