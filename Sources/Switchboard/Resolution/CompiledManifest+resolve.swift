@@ -14,10 +14,10 @@ extension CompiledManifest {
         var plain = false
         switch scope.classify(bytes, plain: &plain) {
         case .rejected(let reason):
-            return Resolution(url: bytes, status: .rejected, reason: reason.description, target: .rejected,
+            return Resolution(url: bytes, reason: reason.description, target: .rejected,
                               explained: explain ? ExplanationBox(Explanation(note: "rejected: \(reason)")) : nil)
         case .external:
-            return Resolution(url: bytes, plain: plain, status: .external, target: .external,
+            return Resolution(url: bytes, plain: plain, target: .external,
                               explained: explain ? ExplanationBox(Explanation(note: "external: not a host or scheme of the app")) : nil)
         case .internal(let url):
             return resolveInternal(url, urlBytes: bytes, plain: plain, context: context, explain: explain)
@@ -36,7 +36,7 @@ extension CompiledManifest {
         guard let (route, candidate, redirected) = route(host: url.host, segments: &segments, query: query, context: context,
                                                          record: record) else {
             if let record, record.value.note == nil { record.value.note = "no route matched: fallback" }
-            return Resolution(url: urlBytes, plain: plain, status: .fallback, target: targets.fallback, fragment: fragment,
+            return Resolution(url: urlBytes, plain: plain, target: targets.fallback, fragment: fragment,
                               explained: record.map { ExplanationBox($0.value) })
         }
         let slot = route.variants.firstIndex { $0.applies(to: context) }.map { $0 + 1 } ?? 0
@@ -48,7 +48,7 @@ extension CompiledManifest {
         // literals replaced some.
         let matched = MatchedParams(route: route, candidate: candidate, segments: segments, query: query, webURL: webURL,
                                     plainSegments: plain && !redirected)
-        return Resolution(url: urlBytes, plain: plain, status: .matched, target: target, matched: matched, fragment: fragment,
+        return Resolution(url: urlBytes, plain: plain, target: target, matched: matched, fragment: fragment,
                           explained: record.map { ExplanationBox($0.value) })
     }
 

@@ -9,7 +9,9 @@ public struct Resolution: Sendable {
     /// The URL as given (bytes that are not UTF-8 replaced by U+FFFD; such a URL is
     /// rejected).
     public var url: String { String(decoding: urlBytes, as: UTF8.self) }
-    public let status: Status
+    /// The target's: a target is only ever given results of its status, which its bytes
+    /// begin with (``ResultTarget/status``).
+    public var status: Status { target.status }
     /// Why the URL was rejected (status `rejected` only).
     public let reason: String?
     /// Params in SPEC order: path, declared query and defaults, other query, injected, web
@@ -47,13 +49,10 @@ public struct Resolution: Sendable {
     /// `explained`: the explanation, boxed by the caller. (An `Explanation?` parameter
     /// would be copied and destroyed through Optional's generic value witnesses on every
     /// resolution, ~100 instructions, though most have none.)
-    init(url: [UInt8], plain: Bool = false, status: Status, reason: String? = nil, target: ResultTarget, matched: MatchedParams? = nil,
+    init(url: [UInt8], plain: Bool = false, reason: String? = nil, target: ResultTarget, matched: MatchedParams? = nil,
          fragment: String? = nil, explained: ExplanationBox? = nil) {
-        // The target writes the status (``ResultTarget/status``).
-        assert(target.status == status, "a \(status) result sent to a \(target.status) target")
         self.urlBytes = url
         self.urlIsPlain = plain
-        self.status = status
         self.reason = reason
         self.target = target
         self.matched = matched
@@ -65,7 +64,7 @@ public struct Resolution: Sendable {
 extension Resolution {
     /// The same result with another explanation.
     func replacingExplanation(_ explanation: Explanation) -> Resolution {
-        Resolution(url: urlBytes, plain: urlIsPlain, status: status, reason: reason, target: target, matched: matched,
+        Resolution(url: urlBytes, plain: urlIsPlain, reason: reason, target: target, matched: matched,
                    fragment: fragment, explained: ExplanationBox(explanation))
     }
 }

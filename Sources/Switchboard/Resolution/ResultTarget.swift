@@ -7,7 +7,8 @@ final class ResultTarget: Sendable {
     let route: (name: String, pattern: String)?
     let destination: String?
     let presentation: Presentation
-    /// The status of every result sent here, which `bytes` begin with.
+    /// The status of every result sent here (``Resolution/status`` reads it), which
+    /// `bytes` begin with.
     let status: Resolution.Status
     /// `bytes[..<split]`: `,"status":...,"route":{...},"destination":...,"params":{`, what a result
     /// has before its params' members (without `,"params":{` when it has none);
