@@ -8,6 +8,10 @@
 // tables so that all of them meet the same machine.
 import Foundation
 import Switchboard
+import SystemSupport
+
+// The allocator settings `switchboard serve` runs with (loads are measured under them).
+keepFreedMemoryReturned()
 
 if let i = CommandLine.arguments.firstIndex(of: "--client-idle"), i + 3 < CommandLine.arguments.count {
     await clientIdle(url: CommandLine.arguments[i + 1], seconds: Int(CommandLine.arguments[i + 2]) ?? 30,
