@@ -6,13 +6,19 @@
 #include <stdint.h>
 #include <time.h>
 
-/// Hands freed heap pages back to the kernel (glibc's malloc_trim).
-static inline void sb_trim_heap(void) { malloc_trim(0); }
+/// Hands freed heap pages back to the kernel. malloc_trim gives back the free pages of
+/// every arena but shrinks only the main arena's top; glibc shrinks a thread arena's top
+/// when a block of 64 KiB or more (its FASTBIN_CONSOLIDATION_THRESHOLD) is freed there,
+/// so one such block is taken and freed too: the calling thread's arena is trimmed whole.
+static inline void sb_trim_heap(void) {
+    malloc_trim(0);
+    void *volatile block = malloc(96 * 1024);
+    free(block);
+}
 
-/// One heap, trimmable as a whole, for a process that frees large structures now and
-/// then (see `keepFreedMemoryReturned`). Call before any other thread allocates.
-static inline void sb_configure_malloc(void) {
-    mallopt(M_ARENA_MAX, 1);
+/// Fixes glibc's mmap and trim thresholds at their initial 128 KiB (see
+/// `keepFreedMemoryReturned`).
+static inline void sb_fix_malloc_thresholds(void) {
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     mallopt(M_TRIM_THRESHOLD, 128 * 1024);
 }

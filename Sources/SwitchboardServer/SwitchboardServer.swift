@@ -69,6 +69,8 @@ public final class SwitchboardServer: Sendable {
 
     public init(configuration: Configuration) throws(StartError) {
         let logger = configuration.logger
+        // A reload frees a whole manifest: its pages go back to the kernel.
+        keepFreedMemoryReturned()
         do {
             store = try ManifestStore(path: configuration.manifestPath, logger: logger)
         } catch {
@@ -125,6 +127,7 @@ public final class SwitchboardServer: Sendable {
     /// Stops accepting, lets in-flight requests finish (up to `gracePeriod`), stops.
     public func stop(gracePeriod: Duration = .seconds(10)) {
         watcher?.cancel()
+        reloader.stop()
         daemon.stop(gracePeriod: gracePeriod)
         store.live.stop()
     }

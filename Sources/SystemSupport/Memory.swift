@@ -1,19 +1,17 @@
 import CSystemSupport
 
-/// Returns freed heap pages to the kernel. glibc keeps them after a large free (a
-/// big manifest replaced by a small one would leave RSS at its high-water mark).
+/// Returns freed heap pages to the kernel, the calling thread's arena whole (its free
+/// top too, which `malloc_trim` alone leaves). glibc keeps them after a large free (a big
+/// manifest replaced by a small one would leave RSS at its high-water mark).
 public func releaseFreedMemory() {
     sb_trim_heap()
 }
 
-/// Makes the memory a process frees reachable by `releaseFreedMemory`: a process that
-/// swaps whole manifests (the server) calls it first thing, before it starts a thread.
-/// Left to itself glibc gives each thread an arena of its own, and `malloc_trim` never
-/// shrinks the free top of those (a reload builds its manifest in one); it also raises
-/// its mmap and trim thresholds after the first large free, so large blocks come from
-/// the heap and stay. With one arena and the thresholds fixed at glibc's initial 128 KiB,
-/// a replaced manifest's pages all go back. Requests do not contend for the one arena:
-/// their small allocations are served by each thread's cache (tcache), without its lock.
+/// Keeps glibc's mmap and trim thresholds at their initial 128 KiB, for a process that
+/// frees large structures now and then (a server swapping manifests). Left to itself glibc
+/// raises both after the first large free (up to 32 and 64 MiB): large blocks then come
+/// from the heap and fragment it, and a thread arena's free top stays resident up to the
+/// raised threshold, out of `releaseFreedMemory`'s reach.
 public func keepFreedMemoryReturned() {
-    sb_configure_malloc()
+    sb_fix_malloc_thresholds()
 }

@@ -10,7 +10,7 @@ import Foundation
 import Switchboard
 import SystemSupport
 
-// The allocator settings `switchboard serve` runs with (loads are measured under them).
+// The allocator settings the server runs with (loads are measured under them).
 keepFreedMemoryReturned()
 
 if let i = CommandLine.arguments.firstIndex(of: "--client-idle"), i + 3 < CommandLine.arguments.count {

@@ -64,8 +64,6 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Before any thread starts: a reload's freed manifest goes back to the kernel.
-        keepFreedMemoryReturned()
         let level = self.level ?? .info
         let logger = Logger(label: "switchboard") { _ in JSONLogHandler(level: level) }
         // Signal handling is in place before the server starts (and logs its port), so a
