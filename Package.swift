@@ -33,7 +33,10 @@ let package = Package(
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         // The HTTP daemon and gzip: with SystemSupport, the only home of unsafe pointers and
         // of every Unmanaged.
-        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CZlib", "SystemSupport"]),
+        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CZlib", "CAllocation", "SystemSupport"]),
+        // calloc from glibc's thread cache, as glibc does from 2.41: libmicrohttpd callocs
+        // every response and header it is given.
+        .target(name: "CAllocation"),
         // The HTTP API: endpoints, manifest store and reloader, metrics.
         .target(
             name: "SwitchboardServer",
@@ -71,7 +74,7 @@ let package = Package(
         // Fixtures are read from the source tree by path, not bundled.
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Peers"]),
         .testTarget(name: "CLITests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD"]),
+        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CAllocation"]),
         .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "TestSupport"]),
         // The client against the real server; a child process for the kill-while-persisting test.
         .testTarget(name: "ClientTests", dependencies: ["SwitchboardClient", "SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "TestSupport",
