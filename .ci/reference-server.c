@@ -9,7 +9,9 @@
  * Both are queued on the second call of the handler, as Switchboard does. What it serves
  * per second is this machine's ceiling for any libmicrohttpd server, and its instructions
  * per request (callgrind) the floor a Switchboard request is measured against.
- * Build: cc -O2 -o ref .ci/reference-server.c -lmicrohttpd; run: ref PORT */
+ * Build (as .ci/bench-http does, with Switchboard's calloc, so that both servers'
+ * libmicrohttpd allocate alike): cc -O2 -o ref .ci/reference-server.c
+ * Sources/CAllocation/calloc.c -I Sources/CAllocation/include -lmicrohttpd; run: ref PORT */
 #include <microhttpd.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -49,6 +51,14 @@ int main(int argc, char **argv) {
     MHD_add_response_header(not_modified, "Cache-Control", "public, max-age=60");
     MHD_add_response_header(not_modified, "Vary", "Accept-Encoding");
     MHD_add_response_header(not_modified, "Last-Modified", "Fri, 20 Nov 2026 10:00:00 GMT");
+    // SIGTERM is blocked but while main waits in sigsuspend, and the daemon's threads
+    // inherit the block: with pause() one could land on a daemon thread, or between the
+    // test of `stopping` and the wait, and main would wait on.
+    sigset_t term, waiting;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    sigprocmask(SIG_BLOCK, &term, &waiting);
+    sigdelset(&waiting, SIGTERM);
     struct MHD_Daemon *daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME, port, NULL, NULL, handle, NULL,
         MHD_OPTION_THREAD_POOL_SIZE, 1, MHD_OPTION_CONNECTION_LIMIT, 65536, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 256,
@@ -57,7 +67,7 @@ int main(int argc, char **argv) {
     if (daemon == NULL) return 1;
     // SIGTERM stops the daemon and returns from main, so callgrind writes its counts.
     signal(SIGTERM, stop);
-    while (!stopping) pause();
+    while (!stopping) sigsuspend(&waiting);
     MHD_stop_daemon(daemon);
     MHD_destroy_response(not_modified);
     return 0;
