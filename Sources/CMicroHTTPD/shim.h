@@ -46,7 +46,8 @@ static inline struct MHD_Daemon *sb_start_daemon(const struct sb_daemon_config *
                                                  MHD_AccessHandlerCallback handler, void *handler_cls,
                                                  MHD_RequestCompletedCallback completed, void *completed_cls,
                                                  sb_uri_log_callback uri_log, void *uri_log_cls,
-                                                 MHD_NotifyConnectionCallback connection_notify, void *connection_notify_cls) {
+                                                 MHD_NotifyConnectionCallback connection_notify, void *connection_notify_cls,
+                                                 MHD_AcceptPolicyCallback accept_policy, void *accept_policy_cls) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *address;
@@ -67,7 +68,7 @@ static inline struct MHD_Daemon *sb_start_daemon(const struct sb_daemon_config *
     } else {
         return NULL;
     }
-    return MHD_start_daemon(flags, config->port, NULL, NULL, handler, handler_cls,
+    return MHD_start_daemon(flags, config->port, accept_policy, accept_policy_cls, handler, handler_cls,
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_THREAD_POOL_SIZE, config->threads,
         MHD_OPTION_CONNECTION_LIMIT, config->connection_limit,

@@ -55,6 +55,14 @@ final class RequestState {
     }
 }
 
+/// libmicrohttpd's accept policy: once the daemon is stopping, a new connection is closed
+/// as soon as it is accepted (`HTTPDaemon.stop`).
+func acceptPolicy(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
+    guard let cls else { return .YES }
+    let refusing = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.refusing.load(ordering: .relaxed) }
+    return refusing ? .NO : .YES
+}
+
 /// MHD_OPTION_NOTIFY_CONNECTION: a connection's state is made when it opens
 /// (`passRetained`) and released when it closes, after its last request completed.
 func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,

@@ -110,7 +110,8 @@ public final class HTTPDaemon: Sendable {
             config.memory_limit = configuration.connectionMemoryLimit
             config.stack_size = 1 << 20
             return sb_start_daemon(&config, accessHandler, context.toOpaque(), requestCompleted, context.toOpaque(),
-                                   requestStarted, context.toOpaque(), connectionNotified, context.toOpaque())
+                                   requestStarted, context.toOpaque(), connectionNotified, context.toOpaque(),
+                                   acceptPolicy, context.toOpaque())
         }
         guard let started else {
             holdLoop.stop()
@@ -142,13 +143,15 @@ public final class HTTPDaemon: Sendable {
             defer { d = 0 }
             return d
         })) else { return }
-        // Quiescing hands the listening socket back; closing it refuses new
-        // connections at once instead of leaving them queued unanswered.
-        let listener = MHD_quiesce_daemon(running)
-        if listener >= 0 { close(listener) }
+        // New connections are closed as soon as they are accepted (`acceptPolicy`), not
+        // left queued unanswered. Not MHD_quiesce_daemon: with epoll it races the daemon's
+        // threads to take the listening socket out of their epoll sets, and the loser
+        // aborts the process ("Failed to remove listen FD from epoll set", an open
+        // libmicrohttpd defect; it did so once in a test run of 0.9.75).
+        let state = context.takeUnretainedValue()
+        state.refusing.store(true, ordering: .relaxed)
         let clock = ContinuousClock()
         let deadline = clock.now + gracePeriod
-        let state = context.takeUnretainedValue()
         // libmicrohttpd must not be stopped with a connection suspended: every parked
         // request is answered and every stream ended, and none can start from here on.
         state.holdLoop.stop()
@@ -178,6 +181,8 @@ final class DaemonContext: Sendable {
     /// Requests between their request line and their completion (held ones and streams
     /// included).
     let inFlight = Atomic<Int>(0)
+    /// Set by `stop`: new connections are closed as they are accepted.
+    let refusing = Atomic<Bool>(false)
     /// Connections with a request state: made when libmicrohttpd accepts one, freed when
     /// it closes (0 again once the daemon stopped).
     let connectionStates = Atomic<Int>(0)
