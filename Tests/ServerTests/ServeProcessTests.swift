@@ -66,7 +66,7 @@ struct ServeProcessTests {
                         + body.prefix(5))
         #expect(try eventually { try RawHTTP.get("/metrics", port: served.port).status == 200 })
         kill(served.process.processIdentifier, SIGINT)
-        // New connections are refused once the daemon quiesces; the open one is served.
+        // New connections are closed once the daemon is stopping; the open one is served.
         #expect(eventually { (try? RawHTTP.get("/healthz", port: served.port)) == nil })
         connection.send(Array(body.dropFirst(5)))
         let response = try connection.response()
