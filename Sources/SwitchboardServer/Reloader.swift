@@ -8,9 +8,11 @@ import SystemSupport
 ///
 /// A thread of its own rather than a dispatch queue's pool, for the allocator: glibc
 /// gives each thread an arena, and only a thread can trim its arena's free top. Every
-/// manifest after the first is built in this thread's arena, so its memory goes back
-/// there when it is replaced, and the thread trims it after each reload and once more a
-/// second later (a manifest may outlive the swap by a held poll's answer).
+/// manifest after the first is built in this thread's arena (but for the half of a large
+/// table that `concurrently` decodes on a dispatch worker, whose arena's top shrinks as
+/// that half's large arrays are freed under the fixed trim threshold), so its memory goes
+/// back there when it is replaced, and the thread trims it after each reload and once more
+/// a second later (a manifest may outlive the swap by a held poll's answer).
 final class Reloader: Sendable {
     let store: ManifestStore
     /// Where change events arrive (the watcher's queue) and delayed work waits.
