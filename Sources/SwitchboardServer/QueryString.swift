@@ -77,7 +77,7 @@ struct QueryString {
     /// That the `%` at `i` starts a `%XX` escape.
     @inline(__always)
     private static func checkEscape(_ bytes: Span<UInt8>, at i: Int) throws(Problem) {
-        guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { throw .invalidPercentEncoding }
+        guard i + 2 < bytes.count, (hexDigit(bytes[i + 1]) | hexDigit(bytes[i + 2])) < 16 else { throw .invalidPercentEncoding }
     }
 
     /// Where the value of `key` (just read by ``nextKey(in:from:)``) lies, its escapes
@@ -110,30 +110,40 @@ struct QueryString {
     static func decodeValue(in input: Span<UInt8>, from offset: inout Int, into buffer: consuming [UInt8] = [],
                             containsNUL: inout Bool) throws(Problem) -> [UInt8] {
         if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
-        buffer.reserveCapacity(input.count - offset)
         var decoded = buffer
         var nul = false
-        var i = offset
-        while i < input.count {
-            var b = input[i]
-            if b > UInt8(ascii: "+") {
-                // Above every byte with a meaning here (NUL, `%`, `&`, `+`): most of a URL.
-                i += 1
-            } else if b == UInt8(ascii: "&") {
-                break
-            } else if b == UInt8(ascii: "%") {
-                try checkEscape(input, at: i)
-                b = hexValue(input[i + 1]) << 4 | hexValue(input[i + 2])
-                i += 3
-                nul = nul || b == 0
-            } else {
-                if b == UInt8(ascii: "+") { b = UInt8(ascii: " ") }
-                i += 1
-                nul = nul || b == 0
+        var end = offset
+        // Written through an output span sized to the rest of the input (a value decodes
+        // to at most its length): no capacity or uniqueness check a byte. The loop's state
+        // is its own (captured variables would be read and written through memory).
+        try decoded.append(addingCapacity: input.count - offset) { (out: inout OutputSpan<UInt8>) throws(Problem) in
+            var i = offset
+            var sawNUL = false
+            while i < input.count {
+                var b = input[i]
+                if b > UInt8(ascii: "+") {
+                    // Above every byte with a meaning here (NUL, `%`, `&`, `+`): most of a URL.
+                    i += 1
+                } else if b == UInt8(ascii: "&") {
+                    break
+                } else if b == UInt8(ascii: "%") {
+                    guard i + 2 < input.count else { throw .invalidPercentEncoding }
+                    let high = hexDigit(input[i + 1]), low = hexDigit(input[i + 2])
+                    guard (high | low) < 16 else { throw .invalidPercentEncoding }
+                    b = high << 4 | low
+                    i += 3
+                    sawNUL = sawNUL || b == 0
+                } else {
+                    if b == UInt8(ascii: "+") { b = UInt8(ascii: " ") }
+                    i += 1
+                    sawNUL = sawNUL || b == 0
+                }
+                out.append(b)
             }
-            decoded.append(b)
+            end = i
+            nul = sawNUL
         }
-        offset = i + 1
+        offset = end + 1
         containsNUL = nul
         return decoded
     }
@@ -197,15 +207,14 @@ struct QueryString {
         return try decodeValue(in: input, from: &offset, containsNUL: &containsNUL)
     }
 
-    // Hex digits, here rather than RouteMatching's PercentDecoding.hexValue: across the
-    // module boundary that one is called, not inlined, twice per escape (a decoded URL
-    // is mostly escapes).
-    @inline(__always) private static func isHex(_ b: UInt8) -> Bool {
-        (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "f"))
-    }
-
-    /// The value of a byte ``isHex(_:)`` accepted.
-    @inline(__always) private static func hexValue(_ b: UInt8) -> UInt8 {
-        b <= UInt8(ascii: "9") ? b &- UInt8(ascii: "0") : (b | 0x20) &- UInt8(ascii: "a") &+ 10
+    /// The value of a hex digit, or a value above 15 for any other byte: an escape's
+    /// check and its decoding in one. Here rather than RouteMatching's
+    /// `PercentDecoding.hexValue`: across the module boundary that one is called, not
+    /// inlined, twice per escape (a decoded URL is mostly escapes).
+    @inline(__always) private static func hexDigit(_ b: UInt8) -> UInt8 {
+        let digit = b &- UInt8(ascii: "0")
+        if digit < 10 { return digit }
+        let letter = (b | 0x20) &- UInt8(ascii: "a")
+        return letter < 6 ? letter &+ 10 : 0xFF
     }
 }

@@ -34,6 +34,28 @@ import Testing
         #expect(try QueryString.decode(query.items[0].rawValue) == Array("https://artsy.net/a%2Fb c".utf8))
     }
 
+    /// Every pair of bytes after a `%`: decoded to their value exactly when both are hex
+    /// digits (either case), refused otherwise.
+    @Test func decodesEveryEscapeAndRefusesEveryOtherPair() throws {
+        let hex = Array("0123456789abcdef".utf8)
+        func value(_ b: UInt8) -> UInt8? {
+            hex.firstIndex(of: b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b).map(UInt8.init)
+        }
+        for high in UInt8.min...UInt8.max {
+            for low in UInt8.min...UInt8.max {
+                let raw: [UInt8] = [UInt8(ascii: "%"), high, low]
+                if let h = value(high), let l = value(low) {
+                    #expect(try QueryString.decode(raw[...]) == [h << 4 | l])
+                } else {
+                    #expect(throws: QueryString.Problem.invalidPercentEncoding) { try QueryString.decode(raw[...]) }
+                }
+            }
+        }
+        for cut in ["%", "%4", "a%", "a%4"] {
+            #expect(throws: QueryString.Problem.invalidPercentEncoding) { try QueryString.decode(Array(cut.utf8)[...]) }
+        }
+    }
+
     @Test(arguments: [("a%00b", true), ("%2500", false), ("abc", false), ("", false), ("x+%00", true)])
     func saysWhetherTheDecodedValueHoldsNUL(_ raw: String, _ expected: Bool) throws {
         var containsNUL = !expected
