@@ -26,16 +26,9 @@ extension CompiledManifest {
         // from the manifest (a target is only ever given results of its status): matched
         // and fallback results have params, others none.
         w.bytes.append(contentsOf: r.target.head)
-        if let matched = r.matched {
-            var first = true
-            let url = r.urlBytes
-            matched.forEach { key, source, type in
-                if !first { w.byte(UInt8(ascii: ",")) }
-                first = false
-                w.string(key)
-                w.byte(UInt8(ascii: ":"))
-                matched.write(source, type, url: url, into: &w)
-            }
+        if r.matched != nil {
+            // Not bound with `if let`, which copied them twice over.
+            r.matched?.write(url: r.urlBytes, into: &w)
         } else if r.status == .fallback {
             w.raw("\"url\":")
             w.string(validUTF8: r.urlBytes, plain: r.urlIsPlain)

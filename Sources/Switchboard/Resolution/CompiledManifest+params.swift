@@ -7,7 +7,7 @@ import RouteMatching
 ///
 /// A `final class`: a resolution is copied and read as a whole, and one reference
 /// costs one retain where these five fields would cost five.
-final class MatchedParams: Sendable {
+struct MatchedParams: Sendable {
     let route: Route
     let candidate: RouteCandidate
     let segments: SegmentBuffer
@@ -133,6 +133,18 @@ final class MatchedParams: Sendable {
             if case .string(let s) = value { return Self.convert(s, type) }
             return value
         case .url: return .string(String(decoding: url, as: UTF8.self))
+        }
+    }
+
+    /// Writes the params as the members of a JSON object (without its braces).
+    func write(url: [UInt8], into w: inout JSONWriter) {
+        var first = true
+        forEach { key, source, type in
+            if !first { w.byte(UInt8(ascii: ",")) }
+            first = false
+            w.string(key)
+            w.byte(UInt8(ascii: ":"))
+            write(source, type, url: url, into: &w)
         }
     }
 
