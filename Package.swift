@@ -22,7 +22,7 @@ let package = Package(
         // the compiled trie, typed params and the linear-time regex engine.
         .target(name: "RouteMatching"),
         // The domain: manifest model and validation, resolution, JSON, canonical bytes.
-        .target(name: "Switchboard", dependencies: ["RouteMatching", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Switchboard", dependencies: ["RouteMatching", "SystemSupport", .product(name: "Crypto", package: "swift-crypto")]),
         // libmicrohttpd and zlib, reached through shims for what Swift cannot call.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),

@@ -25,7 +25,7 @@ extension CompiledManifest {
         // status, route, destination, the params' braces and presentation come serialized
         // from the manifest (a target is only ever given results of its status): matched
         // and fallback results have params, others none.
-        w.bytes.append(contentsOf: r.target.head)
+        w.append(r.target.head.span)
         if r.matched != nil {
             // Not bound with `if let`, which copied them twice over.
             r.matched?.write(url: r.urlBytes, into: &w)
@@ -33,12 +33,13 @@ extension CompiledManifest {
             w.raw("\"url\":")
             w.string(validUTF8: r.urlBytes, plain: r.urlIsPlain)
         }
-        w.bytes.append(contentsOf: r.target.tail)
+        w.append(r.target.tail.span)
         if let fragment = r.fragment, r.status == .matched || r.status == .fallback {
             w.raw(",\"fragment\":")
             w.string(fragment)
         }
-        w.bytes.append(contentsOf: manifestSuffix)
+        let suffix = manifestSuffix
+        w.append(suffix.span)
         if let e = r.explanation {
             w.raw(",\"explain\":")
             w.write(e.json)
