@@ -235,6 +235,22 @@ struct ResolutionTests {
         #expect(m.resolve("/search?q=x&page=two").route?.name == "search")
     }
 
+    /// A declared param that one expansion binds in its path and another leaves out is
+    /// read from the query (or its default) and checked there for the latter; one that
+    /// every expansion binds never is (a resolution skips it: `Route.queryDeclarations`).
+    @Test func aParamSomeExpansionsLeaveOutComesFromTheQueryForThem() throws {
+        let m = try Fixtures.compile([
+            #"{"name": "artist", "patterns": ["/artist/:id(/:tab)", "/painter/:id"], "destination": "Artist", "params": {"id": {"type": "slug"}, "tab": {"type": "enum", "values": ["works", "shows"], "default": "works"}}}"#,
+        ])
+        #expect(m.resolve("/artist/banksy/shows").paramsText == ["id": #""banksy""#, "tab": #""shows""#])
+        #expect(m.resolve("/artist/banksy?tab=shows").paramsText == ["id": #""banksy""#, "tab": #""shows""#])
+        #expect(m.resolve("/painter/banksy").paramsText == ["id": #""banksy""#, "tab": #""works""#])
+        #expect(m.resolve("/painter/banksy?tab=bogus").status == .fallback)
+        #expect(m.resolve("/artist/banksy/shows?tab=bogus").route?.name == "artist")
+        // Bound by every expansion: a query value of that name is neither a param nor checked.
+        #expect(m.resolve("/painter/banksy?id=Not%20A%20Slug").paramsText == ["id": #""banksy""#, "tab": #""works""#])
+    }
+
     @Test func wildcardValuesAreJoinedAndEmptyWhenNothingMatched() throws {
         let m = try Fixtures.compile([#"{"name": "help", "pattern": "/help/*rest", "destination": "Help"}"#])
         #expect(m.resolve("/help/a/b%2Fc").paramsText["rest"] == #""a/b/c""#)

@@ -12,6 +12,14 @@ public final class Route: Sendable {
     public let index: Int
     /// Declarations in the order written.
     public let params: [ParamDeclaration]
+    /// The indices in `params` of the declarations some candidate of the route leaves to
+    /// the query (one that every pattern binds in its path never comes from it): a
+    /// resolution reads only these for query params and defaults, and most routes
+    /// declare only the types of their path params.
+    let queryDeclarations: [Int]
+    /// Those of `queryDeclarations` that can refuse a candidate: typed, or required
+    /// without a default.
+    let queryChecks: [Int]
     public let inject: [(key: String, value: InjectedValue)]
     public let variants: [Variant]
     public let redirect: RoutePattern?
@@ -47,6 +55,17 @@ public final class Route: Sendable {
         self.destination = destination
         self.presentation = presentation
         self.params = params
+        // Candidates are the patterns' expansions: one binds a param when its expansion
+        // names it.
+        queryDeclarations = params.indices.filter { i in
+            !patterns.allSatisfy { pattern in
+                pattern.expansions.allSatisfy { expansion in expansion.contains { $0.paramName == params[i].name } }
+            }
+        }
+        queryChecks = queryDeclarations.filter { i in
+            if case .string = params[i].type { return params[i].required && params[i].defaultValue == nil }
+            return true
+        }
         self.inject = inject
         self.variants = variants
         self.since = since

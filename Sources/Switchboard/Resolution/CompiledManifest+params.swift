@@ -55,10 +55,11 @@ struct MatchedParams: Sendable {
             case .wildcard(let name, let type): if !isOverridden(name) { body(name, .tail(depth), type) }
             }
         }
-        // 2. Declared query params and defaults, in declaration order.
-        // (By index: a declaration is read in place, not copied.)
+        // 2. Declared query params and defaults, in declaration order: those the path
+        // may leave to the query (``Route/queryDeclarations``). (By index: a
+        // declaration is read in place, not copied.)
         let declarations = route.params
-        for i in declarations.indices where !candidate.binds(declarations[i].name) && !isOverridden(declarations[i].name) {
+        for i in route.queryDeclarations where !candidate.binds(declarations[i].name) && !isOverridden(declarations[i].name) {
             if let source = Self.source(of: declarations[i], query) { body(declarations[i].name, source, declarations[i].type) }
         }
         // 3. Other query params in order of appearance; a repeated key gives an array.

@@ -133,10 +133,13 @@ extension CompiledManifest {
             if let since = route.since, version < since { return .since(since, version) }
             if let until = route.until, version >= until { return .until(until, version) }
         }
-        // By index: a declaration is read in place, not copied (its name, type and default
-        // retained and released) for each candidate offered.
+        // Only the declarations that can refuse a candidate the query decides
+        // (``Route/queryChecks``), by index: a declaration is read in place, not copied
+        // (its name, type and default retained and released) for each candidate offered.
+        let checks = route.queryChecks
+        if checks.isEmpty { return nil }
         let declarations = route.params
-        for i in declarations.indices where !candidate.binds(declarations[i].name) {
+        for i in checks where !candidate.binds(declarations[i].name) {
             var present = false
             for item in query where item.key == declarations[i].name {
                 present = true
