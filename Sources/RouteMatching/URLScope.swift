@@ -319,21 +319,29 @@ public struct URLScope: Sendable {
         // At most one segment per two bytes; paths rarely have more than 16.
         var bounds: [Int] = []
         bounds.reserveCapacity(min((end - start) / 2 + 2, 17))
-        let bytes = input.span
-        var segmentStart = start
-        for i in start..<end {
+        // The path alone, indexed from 0: the loop's bound is the span's, so a byte is
+        // read without a bounds check (offsets are added back when stored).
+        let bytes = input.span.extracting(start..<end)
+        var segmentStart = 0
+        var i = 0
+        while i < bytes.count {
             let b = bytes[i]
             // Letters and digits lie above `%`, `.` and `/`: one comparison passes them.
-            if b > UInt8(ascii: "/") { continue }
+            if b > UInt8(ascii: "/") {
+                i &+= 1
+                continue
+            }
             if b == UInt8(ascii: "%") { return nil }
             if b == UInt8(ascii: "/") {
                 if i == segmentStart { return nil }
-                bounds.append(segmentStart)
+                bounds.append(start + segmentStart)
                 segmentStart = i + 1
             } else if b == UInt8(ascii: "."), i == segmentStart {
                 return nil
             }
+            i &+= 1
         }
+        segmentStart += start
         // The last segment is empty only when the path ends in `//`.
         if segmentStart == end { return nil }
         bounds.append(segmentStart)
