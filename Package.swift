@@ -27,8 +27,8 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The system's services a server needs: a lock ThreadSanitizer understands, a folder
-        // watcher (inotify), the descriptor limit, returning freed memory. With MicroHTTPD,
-        // the only home of unsafe pointers.
+        // watcher (inotify), the descriptor limit, returning freed memory, a byte copy for
+        // the JSON writer. With MicroHTTPD, the only home of unsafe pointers.
         .systemLibrary(name: "CSystemSupport"),
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         // The HTTP daemon and gzip: with SystemSupport, the only home of unsafe pointers and
@@ -74,7 +74,7 @@ let package = Package(
         // Fixtures are read from the source tree by path, not bundled.
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Peers"]),
         .testTarget(name: "CLITests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CAllocation"]),
+        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CAllocation", "SystemSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "TestSupport"]),
         // The client against the real server; a child process for the kill-while-persisting test.
         .testTarget(name: "ClientTests", dependencies: ["SwitchboardClient", "SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "TestSupport",

@@ -20,4 +20,10 @@ extension Array where Element == UInt8 {
         }
         append(addingCapacity: count) { out in copy(&out) }
     }
+
+    /// Appends the UTF-8 bytes of a literal, as ``append(copying:)-(Span<UInt8>)`` does.
+    @inlinable @inline(__always)
+    public mutating func append(copying text: StaticString) {
+        text.withUTF8Buffer { append(copying: $0.span) }
+    }
 }

@@ -1,5 +1,6 @@
 import CAllocation
 import Foundation
+import SystemSupport
 @testable import MicroHTTPD
 import Testing
 
@@ -55,6 +56,24 @@ struct MicroHTTPDTests {
                                   headerNames: ["If-None-Match", "Prefer"], headers: HeaderValues(["\"x\""]))
         #expect(trimmed.header("prefer") == nil && trimmed.header(at: 1) == nil && trimmed.header(at: 0) == "\"x\"")
         #expect(trimmed.query.isEmpty && String(decoding: trimmed.path, as: UTF8.self) == "/v1/manifest")
+    }
+
+    /// SystemSupport's byte copy (the JSON writer's): every length from none to past the
+    /// capacity, into an array shared with a copy (which must not see the bytes) and a
+    /// literal.
+    @Test func bytesAreAppendedByCopyAsAppendContentsOfWould() {
+        let source = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        for count in [0, 1, 2, 15, 16, 17, 64, 300] {
+            var bytes: [UInt8] = [9, 8]
+            bytes.reserveCapacity(20)
+            let shared = bytes
+            let piece = source[..<count]
+            bytes.append(copying: piece.span)
+            #expect(bytes == [9, 8] + piece && shared == [9, 8])
+        }
+        var text: [UInt8] = []
+        text.append(copying: "{\"url\":")
+        #expect(String(decoding: text, as: UTF8.self) == "{\"url\":")
     }
 
     @Test func scratchArraysAreKeptEmptyWithTheirCapacityUpToALimit() {

@@ -16,7 +16,7 @@ package struct JSONWriter: Sendable {
 
     @inline(__always)
     package mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { append($0.span) }
+        bytes.append(copying: text)
     }
 
     /// Appends bytes as they are (serialized ahead of time).
