@@ -21,6 +21,28 @@ extension Array where Element == UInt8 {
         append(addingCapacity: count) { out in copy(&out) }
     }
 
+    /// Appends `source` between two `delimiter`s (a JSON string's quotes): one
+    /// reservation for the three.
+    @inlinable @inline(__always)
+    public mutating func append(copying source: Span<UInt8>, between delimiter: UInt8) {
+        let count = source.count
+        @inline(__always) func copy(_ out: inout OutputSpan<UInt8>) {
+            out.append(delimiter)
+            out.withUnsafeMutableBufferPointer { buffer, initialized in
+                if count > 0 {
+                    source.withUnsafeBufferPointer { bytes in
+                        // `buffer` is the whole reservation: the copy goes after the
+                        // `initialized` bytes (the delimiter), with room for one more.
+                        buffer.baseAddress!.advanced(by: initialized).initialize(from: bytes.baseAddress!, count: count)
+                    }
+                }
+                initialized += count
+            }
+            out.append(delimiter)
+        }
+        append(addingCapacity: count + 2) { out in copy(&out) }
+    }
+
     /// Appends the UTF-8 bytes of a literal, as ``append(copying:)-(Span<UInt8>)`` does.
     @inlinable @inline(__always)
     public mutating func append(copying text: StaticString) {

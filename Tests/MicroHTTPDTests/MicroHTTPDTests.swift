@@ -59,8 +59,8 @@ struct MicroHTTPDTests {
     }
 
     /// SystemSupport's byte copy (the JSON writer's): every length from none to past the
-    /// capacity, into an array shared with a copy (which must not see the bytes) and a
-    /// literal.
+    /// capacity, into an array shared with a copy (which must not see the bytes), alone and
+    /// between delimiters; and a literal.
     @Test func bytesAreAppendedByCopyAsAppendContentsOfWould() {
         let source = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         for count in [0, 1, 2, 15, 16, 17, 64, 300] {
@@ -70,6 +70,10 @@ struct MicroHTTPDTests {
             let piece = source[..<count]
             bytes.append(copying: piece.span)
             #expect(bytes == [9, 8] + piece && shared == [9, 8])
+            var quoted: [UInt8] = [9]
+            let sharedQuoted = quoted
+            quoted.append(copying: piece.span, between: 34)
+            #expect(quoted == [9, 34] + piece + [34] && sharedQuoted == [9])
         }
         var text: [UInt8] = []
         text.append(copying: "{\"url\":")

@@ -89,9 +89,7 @@ package struct JSONWriter: Sendable {
     package mutating func string(_ text: String) {
         let span = text.utf8.span
         if Self.needsEscaping(span) { return escaped(span) }
-        bytes.append(UInt8(ascii: "\""))
-        append(span)
-        bytes.append(UInt8(ascii: "\""))
+        bytes.append(copying: span, between: UInt8(ascii: "\""))
     }
 
     /// Writes bytes known to be valid UTF-8 as a JSON string with its quotes, without
@@ -101,9 +99,7 @@ package struct JSONWriter: Sendable {
     package mutating func string(validUTF8 text: [UInt8], plain: Bool = false) {
         let span = text.span
         if !plain && Self.needsEscaping(span) { return escaped(span) }
-        bytes.append(UInt8(ascii: "\""))
-        append(span)
-        bytes.append(UInt8(ascii: "\""))
+        bytes.append(copying: span, between: UInt8(ascii: "\""))
     }
 
     /// ``string(validUTF8:plain:)`` for part of a buffer (a path segment); with
@@ -115,15 +111,12 @@ package struct JSONWriter: Sendable {
         if !plain && Self.needsEscaping(span) {
             return lowercasingASCII ? escaped(Array(text.lazy.map(ASCII.lowercased)).span) : escaped(span)
         }
+        guard lowercasingASCII else { return bytes.append(copying: span, between: UInt8(ascii: "\"")) }
         bytes.append(UInt8(ascii: "\""))
-        if lowercasingASCII {
-            for i in span.indices {
-                // ASCII.lowercased spelled out: across modules it stayed a call per byte.
-                let b = span[i]
-                bytes.append(b &- UInt8(ascii: "A") < 26 ? b | 0x20 : b)
-            }
-        } else {
-            append(span)
+        for i in span.indices {
+            // ASCII.lowercased spelled out: across modules it stayed a call per byte.
+            let b = span[i]
+            bytes.append(b &- UInt8(ascii: "A") < 26 ? b | 0x20 : b)
         }
         bytes.append(UInt8(ascii: "\""))
     }
