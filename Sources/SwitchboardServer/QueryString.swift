@@ -114,8 +114,9 @@ struct QueryString {
         var nul = false
         var end = offset
         // Written through an output span sized to the rest of the input (a value decodes
-        // to at most its length): no capacity or uniqueness check a byte. The loop's state
-        // is its own (captured variables would be read and written through memory).
+        // to at most its length): a byte costs the span's bound check, not the array's
+        // uniqueness and growth checks. The loop's state is its own (captured variables
+        // would be read and written through memory).
         try decoded.append(addingCapacity: input.count - offset) { (out: inout OutputSpan<UInt8>) throws(Problem) in
             var i = offset
             var sawNUL = false

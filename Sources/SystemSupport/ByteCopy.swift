@@ -1,3 +1,22 @@
+extension OutputSpan where Element == UInt8 {
+    /// Appends `source` with one `memcpy`. The span must have room for it: checked
+    /// before any byte is written.
+    @inlinable @inline(__always)
+    public mutating func append(copying source: Span<UInt8>) {
+        let count = source.count
+        precondition(count <= freeCapacity, "OutputSpan.append(copying:): no room for the bytes")
+        guard count > 0 else { return }
+        withUnsafeMutableBufferPointer { buffer, initialized in
+            source.withUnsafeBufferPointer { bytes in
+                // `buffer` is the whole span: the copy goes after its `initialized` bytes,
+                // into the room checked above. Neither base address is nil (count > 0).
+                buffer.baseAddress!.advanced(by: initialized).initialize(from: bytes.baseAddress!, count: count)
+            }
+            initialized += count
+        }
+    }
+}
+
 extension Array where Element == UInt8 {
     /// Appends `source` in one copy. `append(contentsOf:)` takes a generic path (~90
     /// instructions a call for a few bytes); this reserves through an output span and
@@ -5,42 +24,25 @@ extension Array where Element == UInt8 {
     /// of time (a route's serialized head and tail, a manifest's suffix) to every result.
     @inlinable @inline(__always)
     public mutating func append(copying source: Span<UInt8>) {
-        let count = source.count
-        guard count > 0 else { return }
+        guard !source.isEmpty else { return }
         // A local function marked always-inline: as a closure it stayed a call once
         // inlined into another module.
         @inline(__always) func copy(_ out: inout OutputSpan<UInt8>) {
-            out.withUnsafeMutableBufferPointer { buffer, initialized in
-                source.withUnsafeBufferPointer { bytes in
-                    // Both counts are `count` (non-zero): neither base address is nil.
-                    buffer.baseAddress!.initialize(from: bytes.baseAddress!, count: count)
-                }
-                initialized = count
-            }
+            out.append(copying: source)
         }
-        append(addingCapacity: count) { out in copy(&out) }
+        append(addingCapacity: source.count) { out in copy(&out) }
     }
 
     /// Appends `source` between two `delimiter`s (a JSON string's quotes): one
     /// reservation for the three.
     @inlinable @inline(__always)
     public mutating func append(copying source: Span<UInt8>, between delimiter: UInt8) {
-        let count = source.count
         @inline(__always) func copy(_ out: inout OutputSpan<UInt8>) {
             out.append(delimiter)
-            out.withUnsafeMutableBufferPointer { buffer, initialized in
-                if count > 0 {
-                    source.withUnsafeBufferPointer { bytes in
-                        // `buffer` is the whole reservation: the copy goes after the
-                        // `initialized` bytes (the delimiter), with room for one more.
-                        buffer.baseAddress!.advanced(by: initialized).initialize(from: bytes.baseAddress!, count: count)
-                    }
-                }
-                initialized += count
-            }
+            out.append(copying: source)
             out.append(delimiter)
         }
-        append(addingCapacity: count + 2) { out in copy(&out) }
+        append(addingCapacity: source.count + 2) { out in copy(&out) }
     }
 
     /// Appends the UTF-8 bytes of a literal, as ``append(copying:)-(Span<UInt8>)`` does.

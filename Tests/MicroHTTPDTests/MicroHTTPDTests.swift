@@ -80,6 +80,17 @@ struct MicroHTTPDTests {
         #expect(String(decoding: text, as: UTF8.self) == "{\"url\":")
     }
 
+    /// An output span's copy checks its room: more bytes than it has stop the process
+    /// (the copy's precondition, before a byte is written; the standard library's check
+    /// of the count the copy reports would stop it too, after).
+    @Test func anOutputSpanRefusesBytesPastItsRoom() async {
+        await #expect(processExitsWith: .failure) {
+            let three: [UInt8] = [1, 2, 3]
+            var bytes: [UInt8] = []
+            bytes.append(addingCapacity: 2) { out in out.append(copying: three.span) }
+        }
+    }
+
     @Test func scratchArraysAreKeptEmptyWithTheirCapacityUpToALimit() {
         var scratch = ScratchBuffers()
         #expect(scratch.take().capacity == 0)
