@@ -1,0 +1,118 @@
+extension URLScope {
+    // MARK: - Path normalization: a path's bytes into segments (SPEC §2)
+
+    /// RFC 3986 5.2.4 dot-segment removal on raw segments (`%2E` reads as `.`), empty
+    /// segments dropped, each remaining segment decoded once. One pass: a segment is
+    /// decoded as it is kept, and `..` removes the last kept one (an empty segment
+    /// counts, as in the RFC, so it is kept until the end). Nil when a decoded segment
+    /// is not UTF-8.
+    static func normalizedSegments(_ input: [UInt8], _ path: Range<Int>) -> SegmentBuffer? {
+        plainSegments(input, path) ?? decodedSegments(input, path)
+    }
+
+    /// ``normalizedSegments(_:_:)`` for any path: dot segments removed, empty ones
+    /// dropped, `%XX` decoded.
+    static func decodedSegments(_ input: [UInt8], _ path: Range<Int>) -> SegmentBuffer? {
+        var slashes = 1
+        for i in path where input[i] == UInt8(ascii: "/") { slashes += 1 }
+        var segments = SegmentBuffer(capacity: path.count, segments: slashes)
+        var empties = 0
+        var start = path.lowerBound
+        if start < path.upperBound, input[start] == UInt8(ascii: "/") { start += 1 }
+        while start <= path.upperBound {
+            var end = start
+            while end < path.upperBound, input[end] != UInt8(ascii: "/") { end += 1 }
+            switch dotSegmentKind(input, start..<end) {
+            case 1: break
+            case 2:
+                if !segments.isEmpty {
+                    if segments.range(segments.count - 1).isEmpty { empties -= 1 }
+                    segments.removeLast()
+                }
+            default:
+                segments.beginSegment()
+                var nonASCII = false
+                var i = start
+                while i < end {
+                    var b = input[i]
+                    // The input was screened: every `%` starts a well-formed `%XX`.
+                    if b == UInt8(ascii: "%"), i + 2 < end,
+                       let hi = PercentDecoding.hexValue(input[i + 1]), let lo = PercentDecoding.hexValue(input[i + 2]) {
+                        b = hi << 4 | lo
+                        i += 3
+                    } else {
+                        i += 1
+                    }
+                    if b >= 0x80 { nonASCII = true }
+                    segments.append(b)
+                }
+                if start == end { empties += 1 }
+                if nonASCII, !UTF8Validation.isValid(segments.bytes[segments.range(segments.count - 1)]) { return nil }
+            }
+            start = end + 1
+        }
+        if empties > 0 { segments.removeEmpty() }
+        return segments
+    }
+
+    /// The common path, with no `%`, no empty segment and no segment starting with `.`:
+    /// nothing to decode or remove, so its bytes are the segments, copied at once. Nil
+    /// for any other path (a trailing `/` is fine: its empty segment is dropped).
+    static func plainSegments(_ input: [UInt8], _ path: Range<Int>) -> SegmentBuffer? {
+        var start = path.lowerBound
+        if start < path.upperBound, input[start] == UInt8(ascii: "/") { start += 1 }
+        var end = path.upperBound
+        if end > start, input[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        if start == end { return SegmentBuffer() }
+        // At most one segment per two bytes; paths rarely have more than 16.
+        var bounds: [Int] = []
+        bounds.reserveCapacity(min((end - start) / 2 + 2, 17))
+        // The path alone, indexed from 0: the loop's bound is the span's, so a byte is
+        // read without a bounds check (offsets are added back when stored).
+        let bytes = input.span.extracting(start..<end)
+        var segmentStart = 0
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            // Letters and digits lie above `%`, `.` and `/`: one comparison passes them.
+            if b > UInt8(ascii: "/") {
+                i &+= 1
+                continue
+            }
+            if b == UInt8(ascii: "%") { return nil }
+            if b == UInt8(ascii: "/") {
+                if i == segmentStart { return nil }
+                bounds.append(start + segmentStart)
+                segmentStart = i + 1
+            } else if b == UInt8(ascii: "."), i == segmentStart {
+                return nil
+            }
+            i &+= 1
+        }
+        segmentStart += start
+        // The last segment is empty only when the path ends in `//`.
+        if segmentStart == end { return nil }
+        bounds.append(segmentStart)
+        bounds.append(end + 1)
+        return SegmentBuffer(bytes: input, bounds: bounds)
+    }
+
+    /// 1 for `.`, 2 for `..` (with `%2E` read as `.`), 0 otherwise.
+    static func dotSegmentKind(_ input: [UInt8], _ range: Range<Int>) -> Int {
+        var dots = 0
+        var i = range.lowerBound
+        while i < range.upperBound {
+            if input[i] == UInt8(ascii: ".") {
+                i += 1
+            } else if input[i] == UInt8(ascii: "%"), i + 2 < range.upperBound,
+                      input[i + 1] == UInt8(ascii: "2"), input[i + 2] | 0x20 == UInt8(ascii: "e") {
+                i += 3
+            } else {
+                return 0
+            }
+            dots += 1
+            if dots > 2 { return 0 }
+        }
+        return dots
+    }
+}
