@@ -208,7 +208,7 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
     }
 
     let request = HTTPRequest(method: methodName(method), target: state.target, body: state.body,
-                              headerNames: context.headerNames, headers: state.headers)
+                              headerNames: context.headerNames, headers: state.headers, began: state.began)
     return queue(connection, context.handler.handle(request, scratch: &state.scratch), context: context, state: state)
 }
 

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import SystemSupport
 
 /// A request as the handler sees it: copied out of libmicrohttpd, valid after the
 /// callback returns.
@@ -16,9 +17,15 @@ public struct HTTPRequest: Sendable {
     /// Where the query starts in ``target`` (its `?`), or its end: found once, not by
     /// ``path`` and ``query`` each.
     private let questionMark: Int
+    /// When libmicrohttpd handed the request over, its headers read
+    /// (``monotonicNanoseconds()``): a handler times the request from here instead of
+    /// reading the clock again.
+    public let began: UInt64
 
-    init(method: String, target: [UInt8], body: [UInt8], headerNames: [String], headers: HeaderValues) {
+    init(method: String, target: [UInt8], body: [UInt8], headerNames: [String], headers: HeaderValues,
+         began: UInt64 = monotonicNanoseconds()) {
         self.method = method
+        self.began = began
         self.target = target
         self.body = body
         self.headerNames = headerNames
