@@ -9,9 +9,13 @@
  * Both are queued on the second call of the handler, as Switchboard does. What it serves
  * per second is this machine's ceiling for any libmicrohttpd server, and its instructions
  * per request (callgrind) the floor a Switchboard request is measured against.
+ * An optional second argument, SPIN, makes each resolve answer first spend SPIN rounds of
+ * a multiply-add chain (about a nanosecond each, four cycles, touching no memory): a
+ * calibration point for bench-http's --reference-spin, what CPU ratio a server gets that
+ * adds only that much user time to the floor.
  * Build (as .ci/bench-http does, with Switchboard's calloc, so that both servers'
  * libmicrohttpd allocate alike): cc -O2 -o ref .ci/reference-server.c
- * Sources/CAllocation/calloc.c -I Sources/CAllocation/include -lmicrohttpd; run: ref PORT */
+ * Sources/CAllocation/calloc.c -I Sources/CAllocation/include -lmicrohttpd; run: ref PORT [SPIN] */
 #include <microhttpd.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -25,6 +29,8 @@ static const char body[] =
     "3eab075f7702bb601d2638a4724d5d72\\\"\"}}";
 
 static struct MHD_Response *not_modified;
+static long spin;
+static volatile unsigned long spun;
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
                               const char *version, const char *upload, size_t *upload_size, void **state) {
@@ -33,6 +39,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
     if (*state != &seen) { *state = &seen; return MHD_YES; }
     if (MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "If-None-Match") != NULL)
         return MHD_queue_response(connection, 304, not_modified);
+    unsigned long x = 1;
+    for (long i = 0; i < spin; i++) x = x * 6364136223846793005UL + 1442695040888963407UL;
+    spun = x;
     struct MHD_Response *response = MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_MUST_COPY);
     MHD_add_response_header(response, "Content-Type", "application/json");
     enum MHD_Result result = MHD_queue_response(connection, 200, response);
@@ -45,6 +54,7 @@ static void stop(int signal) { (void)signal; stopping = 1; }
 
 int main(int argc, char **argv) {
     unsigned short port = argc > 1 ? (unsigned short)atoi(argv[1]) : 18383;
+    spin = argc > 2 ? atol(argv[2]) : 0;
     not_modified = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
     MHD_add_response_header(not_modified, "ETag", "\"sha256-a018735c9922f1c1a13c4fb899213adf3eab075f7702bb601d2638a4724d5d72\"");
     MHD_add_response_header(not_modified, "X-Manifest-Version", "1");
