@@ -17,9 +17,9 @@ public struct HTTPRequest: Sendable {
     /// Where the query starts in ``target`` (its `?`), or its end: found once, not by
     /// ``path`` and ``query`` each.
     private let questionMark: Int
-    /// When libmicrohttpd handed the request over, its headers read
-    /// (``monotonicNanoseconds()``): a handler times the request from here instead of
-    /// reading the clock again.
+    /// When the request line was read (``monotonicNanoseconds()``), as its body's
+    /// deadline counts: a handler times the request from here instead of reading the
+    /// clock again.
     public let began: UInt64
 
     init(method: String, target: [UInt8], body: [UInt8], headerNames: [String], headers: HeaderValues,

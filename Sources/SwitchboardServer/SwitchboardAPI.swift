@@ -95,8 +95,8 @@ final class SwitchboardAPI: HTTPHandler {
     }
 
     func handle(_ request: HTTPRequest, scratch: inout ScratchBuffers) -> HTTPResponse {
-        // Timed from when the request was handed over (its clock read then, not again
-        // here), in integer nanoseconds: Duration's components cost a 128-bit division each.
+        // Timed from the request line (`request.began`: the clock is not read again here),
+        // in integer nanoseconds: Duration's components cost a 128-bit division each.
         let path = request.path
         var metric = Metrics.Endpoint.other
         var outcomes = OutcomeCounts.none

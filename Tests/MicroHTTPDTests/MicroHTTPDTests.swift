@@ -169,19 +169,8 @@ struct MicroHTTPDTests {
         let daemon = try HTTPDaemon(configuration: .init(port: 0, threads: 2), handler: Holding())
         let context = daemon.callbackContext
         let port = daemon.port
-        func connect() throws -> Int32 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            try #require(result == 0)
-            return fd
-        }
-        func send(_ fd: Int32, _ text: String) { _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        func connect() throws -> Int32 { try Self.connect(port) }
+        func send(_ fd: Int32, _ text: String) { Self.send(fd, text) }
         func waitFor(_ expected: Int) -> Int {
             let deadline = ContinuousClock.now + .seconds(5)
             while context.connectionStates.load(ordering: .relaxed) != expected && ContinuousClock.now < deadline { usleep(10_000) }
@@ -205,6 +194,46 @@ struct MicroHTTPDTests {
         daemon.stop(gracePeriod: .zero)
         #expect(context.connectionStates.load(ordering: .relaxed) == 0)
         close(idle); close(parked)
+    }
+
+    /// A request is timed from its request line (``HTTPRequest/began``): a handler that
+    /// sees its headers 200 ms after the request line finds 200 ms gone.
+    @Test func aRequestBeganWhenItsRequestLineArrived() throws {
+        struct Elapsed: HTTPHandler {
+            func handle(_ request: HTTPRequest) -> HTTPResponse {
+                HTTPResponse(status: 200, body: Array("\((monotonicNanoseconds() - request.began) / 1_000_000)".utf8))
+            }
+        }
+        let daemon = try HTTPDaemon(configuration: .init(port: 0, threads: 1), handler: Elapsed())
+        defer { daemon.stop(gracePeriod: .zero) }
+        let fd = try Self.connect(daemon.port)
+        defer { close(fd) }
+        Self.send(fd, "GET /elapsed HTTP/1.1\r\n")
+        usleep(200_000)
+        Self.send(fd, "Host: x\r\nConnection: close\r\n\r\n")
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case let n = recv(fd, &buffer, buffer.count, 0), n > 0 { reply += buffer[..<n] }
+        let text = String(decoding: reply, as: UTF8.self)
+        let milliseconds = try #require(text.split(separator: "\r\n\r\n").last.flatMap { Int($0) }, "\(text)")
+        #expect(milliseconds >= 190 && milliseconds < 5_000, "\(text)")
+    }
+
+    static func connect(_ port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(result == 0)
+        return fd
+    }
+
+    static func send(_ fd: Int32, _ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// `curl`, status and body.
