@@ -71,11 +71,11 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
     let context = Unmanaged<DaemonContext>.fromOpaque(cls)
     if code == .CONNECTION_NOTIFY_STARTED {
         socketContext.pointee = Unmanaged.passRetained(RequestState()).toOpaque()
-        _ = context._withUnsafeGuaranteedRef { $0.connectionStates.add(1, ordering: .relaxed) }
+        _ = context._withUnsafeGuaranteedRef { $0.connectionStates.wrappingAdd(1, ordering: .relaxed) }
     } else if let state = socketContext.pointee {
         Unmanaged<RequestState>.fromOpaque(state).release()
         socketContext.pointee = nil
-        _ = context._withUnsafeGuaranteedRef { $0.connectionStates.subtract(1, ordering: .relaxed) }
+        _ = context._withUnsafeGuaranteedRef { $0.connectionStates.wrappingSubtract(1, ordering: .relaxed) }
     }
 }
 
@@ -85,7 +85,7 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
 /// connection client-aware when it calls this, so `requestCompleted` always follows.
 func requestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     guard let uri, let cls, let connection, let pointer = sb_socket_context(connection) else { return nil }
-    _ = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.add(1, ordering: .relaxed) }
+    _ = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.wrappingAdd(1, ordering: .relaxed) }
     Unmanaged<RequestState>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.begin(target: uri) }
     return pointer
 }
@@ -101,7 +101,7 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
         state.end()
     }
     slot.pointee = nil
-    if let cls { _ = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.subtract(1, ordering: .releasing) } }
+    if let cls { _ = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.wrappingSubtract(1, ordering: .releasing) } }
 }
 
 /// The access handler: called once with the headers, then with each piece of body,
