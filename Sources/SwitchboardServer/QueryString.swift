@@ -58,7 +58,7 @@ struct QueryString {
                 }
                 if b == UInt8(ascii: "=") || b == UInt8(ascii: "&") { break }
                 if b == UInt8(ascii: "%") {
-                    try checkEscape(bytes, at: i)
+                    _ = try escapedByte(bytes, at: i)
                     i += 3
                 } else {
                     i += 1
@@ -74,10 +74,14 @@ struct QueryString {
         return nil
     }
 
-    /// That the `%` at `i` starts a `%XX` escape.
+    /// The byte the `%XX` escape at `i` stands for; throws when the `%` at `i` starts
+    /// none. (Scanners call it for the check alone.)
     @inline(__always)
-    private static func checkEscape(_ bytes: Span<UInt8>, at i: Int) throws(Problem) {
-        guard i + 2 < bytes.count, (hexDigit(bytes[i + 1]) | hexDigit(bytes[i + 2])) < 16 else { throw .invalidPercentEncoding }
+    private static func escapedByte(_ bytes: Span<UInt8>, at i: Int) throws(Problem) -> UInt8 {
+        guard i + 2 < bytes.count else { throw .invalidPercentEncoding }
+        let high = hexDigit(bytes[i + 1]), low = hexDigit(bytes[i + 2])
+        guard (high | low) < 16 else { throw .invalidPercentEncoding }
+        return high << 4 | low
     }
 
     /// Where the value of `key` (just read by ``nextKey(in:from:)``) lies, its escapes
@@ -94,7 +98,7 @@ struct QueryString {
             let b = bytes[i]
             if b == UInt8(ascii: "&") { break }
             if b == UInt8(ascii: "%") {
-                try checkEscape(bytes, at: i)
+                _ = try escapedByte(bytes, at: i)
                 i += 3
             } else {
                 i += 1
@@ -128,10 +132,7 @@ struct QueryString {
                 } else if b == UInt8(ascii: "&") {
                     break
                 } else if b == UInt8(ascii: "%") {
-                    guard i + 2 < input.count else { throw .invalidPercentEncoding }
-                    let high = hexDigit(input[i + 1]), low = hexDigit(input[i + 2])
-                    guard (high | low) < 16 else { throw .invalidPercentEncoding }
-                    b = high << 4 | low
+                    b = try escapedByte(input, at: i)
                     i += 3
                     sawNUL = sawNUL || b == 0
                 } else {
@@ -209,9 +210,9 @@ struct QueryString {
     }
 
     /// The value of a hex digit, or a value above 15 for any other byte: an escape's
-    /// check and its decoding in one. Here rather than RouteMatching's
-    /// `PercentDecoding.hexValue`: across the module boundary that one is called, not
-    /// inlined, twice per escape (a decoded URL is mostly escapes).
+    /// check and its decoding in one (``escapedByte(_:at:)``). Here rather than
+    /// RouteMatching's `PercentDecoding.hexValue`: across the module boundary that one is
+    /// called, not inlined, twice per escape (a decoded URL is mostly escapes).
     @inline(__always) private static func hexDigit(_ b: UInt8) -> UInt8 {
         let digit = b &- UInt8(ascii: "0")
         if digit < 10 { return digit }
