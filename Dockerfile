@@ -12,8 +12,8 @@ WORKDIR /src
 COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
-RUN swift build -c release --static-swift-stdlib --product switchboard \
- && cp "$(swift build -c release --show-bin-path)/switchboard" /usr/local/bin/switchboard
+RUN swift build -c release --experimental-lto-mode=full --static-swift-stdlib --product switchboard \
+ && cp "$(swift build -c release --experimental-lto-mode=full --show-bin-path)/switchboard" /usr/local/bin/switchboard
 
 FROM debian:bookworm-slim
 # Only what the binary links beyond glibc: libmicrohttpd (and its GnuTLS), zlib, libstdc++,

@@ -63,7 +63,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // `swift run -c release switchboard-bench`: resolution and load benchmark.
+        // `swift run -c release --experimental-lto-mode=full switchboard-bench`: resolution and load benchmark.
         // `--client`: the client against a server in the same process.
         .executableTarget(name: "switchboard-bench", dependencies: [
             "Switchboard", "SwitchboardServer", "SwitchboardClient", "SystemSupport", .product(name: "Logging", package: "swift-log"),

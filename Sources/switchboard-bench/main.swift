@@ -1,4 +1,4 @@
-// Resolution and load benchmark: `swift run -c release switchboard-bench [--quick]`.
+// Resolution and load benchmark: `swift run -c release --experimental-lto-mode=full switchboard-bench [--quick]`.
 //
 // For generated manifests of 100, 1,000 and 10,000 routes of realistic shapes it
 // prints the median ns per full resolution (classify + normalize + match + params +

@@ -74,6 +74,29 @@ struct DeploymentTests {
         try Self.expectRuntimeStageProvidesLibraries(of: URL(fileURLWithPath: bin).appendingPathComponent("switchboard"), swiftRuntimeLinked: false)
     }
 
+    /// What the README serves, the image ships and `.ci` measures is one build: every
+    /// release build there is link-time optimized (a build without it runs ~7% more
+    /// instructions in a resolve's own work, so a benchmark of it would measure another
+    /// binary).
+    @Test func everyReleaseBuildIsLinkTimeOptimized() throws {
+        let mode = "--experimental-lto-mode=full"
+        #expect(Self.buildFlags.contains(mode), "\(Self.buildFlags)")
+        for file in ["README.md", "Dockerfile", ".ci/run", ".ci/soak", ".ci/bench-http", ".ci/bench-live", ".ci/bench-client", ".ci/bench-routingkit"] {
+            let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent(file), encoding: .utf8)
+            // A shell line (`-c release --experimental-lto-mode=full`) or a Python list.
+            var builds = 0
+            for (release, next) in [("-c release", " \(mode)"), ("\"-c\", \"release\"", ", \"\(mode)\"")] {
+                var rest = text[...]
+                while let found = rest.range(of: release) {
+                    builds += 1
+                    #expect(rest[found.upperBound...].hasPrefix(next), "\(file): a release build without \(mode)")
+                    rest = rest[found.upperBound...]
+                }
+            }
+            #expect(builds > 0, "\(file) builds nothing in release")
+        }
+    }
+
     @Test func theEntrypointStartsTheServer() throws {
         let entrypoint = try #require(Self.dockerfile.split(separator: "\n").first { $0.hasPrefix("ENTRYPOINT ") })
         let arguments = try #require(try JSONSerialization.jsonObject(with: Data(entrypoint.dropFirst("ENTRYPOINT ".count).utf8)) as? [String])
