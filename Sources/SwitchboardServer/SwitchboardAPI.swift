@@ -79,12 +79,13 @@ final class SwitchboardAPI: HTTPHandler {
         }),
     ]
 
-    /// The endpoint at `path`. By index and length first: `first(where:)` copied each
-    /// entry it passed (a retain and release of its path, methods and closure).
-    static func endpoint(at path: ArraySlice<UInt8>) -> Endpoint? {
+    /// The index in ``endpoints`` of the endpoint at `path`. An index, read in place by the
+    /// caller: an entry returned or bound is a copy (a retain and release of its methods
+    /// and its closure), as `first(where:)` copied each entry it passed.
+    static func endpoint(at path: ArraySlice<UInt8>) -> Int? {
         for i in endpoints.indices {
             let candidate = endpoints[i].path
-            if candidate.count == path.count && equal(candidate.span, path.span) { return endpoints[i].endpoint }
+            if candidate.count == path.count && equal(candidate.span, path.span) { return i }
         }
         return nil
     }
@@ -101,14 +102,14 @@ final class SwitchboardAPI: HTTPHandler {
         var metric = Metrics.Endpoint.other
         var outcomes = OutcomeCounts.none
         let response: HTTPResponse
-        if let match = Self.endpoint(at: path) {
-            metric = match.metric
-            if match.methods.contains(request.method) {
-                (response, outcomes) = match.handle(self, request, &scratch)
+        if let i = Self.endpoint(at: path) {
+            metric = Self.endpoints[i].endpoint.metric
+            if Self.endpoints[i].endpoint.methods.contains(request.method) {
+                (response, outcomes) = Self.endpoints[i].endpoint.handle(self, request, &scratch)
             } else {
-                var problem = Problem(status: 405, title: "Method Not Allowed",
-                                      detail: "\(request.method) is not allowed here; use \(match.methods.joined(separator: ", "))")
-                problem.headers = [("Allow", match.methods.joined(separator: ", "))]
+                let allowed = Self.endpoints[i].endpoint.methods.joined(separator: ", ")
+                var problem = Problem(status: 405, title: "Method Not Allowed", detail: "\(request.method) is not allowed here; use \(allowed)")
+                problem.headers = [("Allow", allowed)]
                 response = problem.response
             }
         } else if let explorer, let asset = ExplorerAssets.path(path) {
