@@ -120,7 +120,14 @@ struct QueryString {
         // Written through an output span sized to the rest of the input (a value decodes
         // to at most its length): a byte costs the span's bound check, not the array's
         // uniqueness and growth checks. The loop's state is its own (captured variables
-        // would be read and written through memory).
+        // would be read and written through memory). Not for an empty value: appending
+        // nothing to an empty array writes the count of the runtime's one empty-array
+        // storage, shared by every thread (Swift 6.3; a data race ThreadSanitizer sees).
+        guard offset < input.count else {
+            offset = end + 1
+            containsNUL = false
+            return decoded
+        }
         try decoded.append(addingCapacity: input.count - offset) { (out: inout OutputSpan<UInt8>) throws(Problem) in
             var i = offset
             var sawNUL = false

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 @testable import SwitchboardServer
 
@@ -61,5 +63,24 @@ import Testing
         var containsNUL = !expected
         _ = try QueryString.decode(Array(raw.utf8)[...], containsNUL: &containsNUL)
         #expect(containsNUL == expected)
+    }
+
+    /// An empty value decodes without writing to anything shared. Swift 6.3's
+    /// `Array.append(addingCapacity: 0, ...)` on an empty array writes the count of the
+    /// runtime's one empty-array storage, which every thread reads: a data race that
+    /// ThreadSanitizer (`.ci/tsan`) reports here when the decoder appends nothing.
+    @Test func anEmptyValueDecodesOnEveryThreadAtOnce() throws {
+        let queries = ["url=", "a=&b=", "&k=&"].map { Array($0.utf8)[...] }
+        let wrong = Atomic(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<2_000 {
+                for query in queries {
+                    let values = try? QueryString(query).items.map { try QueryString.decode($0.rawValue) }
+                    if values == nil || values!.contains(where: { !$0.isEmpty }) { wrong.add(1, ordering: .relaxed) }
+                }
+                if (try? QueryString.decode([][...])) != [] { wrong.add(1, ordering: .relaxed) }
+            }
+        }
+        #expect(wrong.load(ordering: .relaxed) == 0)
     }
 }
