@@ -37,7 +37,6 @@ final class HoldLoop: Sendable {
     private let epoll: Int32
     /// An eventfd in the epoll set (data 0) that wakes the thread early.
     private let wakeup: Int32
-    private let finished = Locked(false)
 
     init?() {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
