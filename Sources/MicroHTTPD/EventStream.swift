@@ -50,7 +50,7 @@ public final class EventStream: Sendable {
     /// connection is closed).
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
-        let (open, resume): (Bool, UInt?) = state.withLock { s in
+        let (open, resume): (Bool, Resume?) = state.withLock { s in
             guard s.end == nil, !s.closed else { return (false, nil) }
             if s.pending.count - s.offset + bytes.count > limit {
                 s.end = .overflowed
@@ -61,34 +61,34 @@ public final class EventStream: Sendable {
             }
             return (s.end == nil, Self.unpark(&s))
         }
-        if let resume { Self.resume(resume) }
+        if let resume { resume.loop.resume(resume.connection) }
         return open
     }
 
     /// Ends the stream once what was sent has gone out.
     public func finish() {
-        let resume: UInt? = state.withLock { s in
+        let resume: Resume? = state.withLock { s in
             guard s.end == nil else { return nil }
             s.end = .finished
             return Self.unpark(&s)
         }
-        if let resume { Self.resume(resume) }
+        if let resume { resume.loop.resume(resume.connection) }
     }
 
     /// Whether the client may still receive what is sent.
     public var isOpen: Bool { state.withLock { $0.end == nil && !$0.closed } }
 
-    /// The connection to resume when it was parked (and is parked no longer).
-    private static func unpark(_ s: inout State) -> UInt? {
-        guard s.parked else { return nil }
-        s.parked = false
-        return s.connection
-    }
+    private typealias Resume = (connection: UInt, loop: HoldLoop)
 
-    /// Resumes outside the lock: the connection stays suspended, and so valid, until this
-    /// call, which only the thread that unparked it makes.
-    private static func resume(_ connection: UInt) {
-        if let connection = OpaquePointer(bitPattern: connection) { MHD_resume_connection(connection) }
+    /// The connection to resume when it was parked (and is parked no longer), counted as
+    /// a resume pending with the daemon's hold loop (``HoldLoop/resumeDecided()``). Made
+    /// outside the lock: the connection stays suspended, and so valid, until then, and
+    /// only the thread that unparked it makes it.
+    private static func unpark(_ s: inout State) -> Resume? {
+        guard s.parked, let registry = s.registry else { return nil }
+        s.parked = false
+        registry.holdLoop.resumeDecided()
+        return (s.connection, registry.holdLoop)
     }
 
     /// A libmicrohttpd response reading from this stream, for `connection`; the caller
@@ -135,7 +135,8 @@ public final class EventStream: Sendable {
             case .finished?: return -1  // MHD_CONTENT_READER_END_OF_STREAM: the closing chunk
             case .overflowed?: return -2  // MHD_CONTENT_READER_END_WITH_ERROR: close the connection
             case nil:
-                guard let connection = OpaquePointer(bitPattern: s.connection) else { return -2 }
+                // Parked only with its daemon's registry, whose hold loop counts the resume.
+                guard let connection = OpaquePointer(bitPattern: s.connection), s.registry != nil else { return -2 }
                 MHD_suspend_connection(connection)
                 s.parked = true
                 return 0
@@ -174,8 +175,8 @@ private func streamReleased(_ cls: UnsafeMutableRawPointer?) {
 /// not be stopped with a connection suspended.
 final class OpenStreams: Sendable {
     private let state = Locked<(open: [ObjectIdentifier: EventStream], stopping: Bool)>(([:], false))
-    /// Told of each stream released, toward its heap trim.
-    private let holdLoop: HoldLoop
+    /// Told of each stream released, toward its heap trim; counts the streams' resumes.
+    let holdLoop: HoldLoop
 
     init(holdLoop: HoldLoop) { self.holdLoop = holdLoop }
 

@@ -153,9 +153,11 @@ public final class HTTPDaemon: Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + gracePeriod
         // libmicrohttpd must not be stopped with a connection suspended: every parked
-        // request is answered and every stream ended, and none can start from here on.
+        // request is answered and every stream ended, and none can start from here on;
+        // then the resumes other threads decided (a wake-up, a send) and have not made yet.
         state.holdLoop.stop()
         state.streams.finishAll()
+        state.holdLoop.waitForResumes()
         // MHD_DAEMON_INFO_CURRENT_CONNECTIONS reads 0 in thread-pool mode, and idle
         // keep-alive connections need no waiting for: count requests in flight.
         while state.inFlight.load(ordering: .acquiring) > 0 && clock.now < deadline {

@@ -81,6 +81,15 @@ public final class HeldRequest: Sendable {
 
     /// Moves to answering for `wake`, exactly once, and resumes the connection if parked.
     func fire(_ wake: Wake) {
+        guard let decided = decide(wake) else { return }
+        decided.loop.resume(decided.connection)
+    }
+
+    /// Moves to answering for `wake`, exactly once. Returns the connection to resume when
+    /// it was parked, counted with its loop as a resume pending (under this request's
+    /// lock, so a `stop` that finds the request answering finds the resume pending) until
+    /// ``HoldLoop/resume(_:)`` makes it.
+    func decide(_ wake: Wake) -> (connection: UInt, loop: HoldLoop)? {
         let parked: (connection: UInt, id: UInt64, loop: HoldLoop)? = state.withLock { s in
             switch s {
             case .waiting:
@@ -88,13 +97,14 @@ public final class HeldRequest: Sendable {
                 return nil
             case .parked(let connection, let id, let loop):
                 s = .answering(wake)
+                loop.resumeDecided()
                 return (connection, id, loop)
             case .answering:
                 return nil
             }
         }
-        guard let parked, let connection = OpaquePointer(bitPattern: parked.connection) else { return }
+        guard let parked else { return nil }
         parked.loop.remove(parked.id)
-        MHD_resume_connection(connection)
+        return (parked.connection, parked.loop)
     }
 }

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -73,6 +74,32 @@ final class HoldLoop: Sendable {
 
     /// Requests parked now.
     var count: Int { state.withLock { $0.held.count } }
+
+    /// Resumes decided and not yet made, of held requests and streams alike: each is
+    /// decided under its request's or stream's lock and made after it, outside, so
+    /// ``waitForResumes()`` lets a stop wait for those it found decided.
+    private let resumesPending = Atomic<Int>(0)
+
+    /// Counts a resume decided: called under the lock of the request or stream whose
+    /// connection it resumes, before ``resume(_:)``.
+    func resumeDecided() {
+        resumesPending.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// Resumes a parked connection (`struct MHD_Connection *` as its bits) whose resume
+    /// was counted by ``resumeDecided()``.
+    func resume(_ connection: UInt) {
+        if let connection = OpaquePointer(bitPattern: connection) { MHD_resume_connection(connection) }
+        resumesPending.wrappingSubtract(1, ordering: .releasing)
+    }
+
+    /// Returns once every resume decided has been made. libmicrohttpd aborts the process
+    /// when stopped with a connection suspended and not resumed, and a thread that decided
+    /// a resume (a wake-up, a deadline, a stream's send) may not have made it yet when
+    /// `stop` finds the request answering or the stream unparked.
+    func waitForResumes() {
+        while resumesPending.load(ordering: .acquiring) > 0 { sched_yield() }
+    }
 
     /// Registers a request being parked on socket `fd`; nil once the loop is stopping.
     func add(_ request: HeldRequest, fd: Int32) -> UInt64? {

@@ -1,5 +1,6 @@
 import CAllocation
 import Foundation
+import Synchronization
 import SystemSupport
 @testable import MicroHTTPD
 import Testing
@@ -194,6 +195,45 @@ struct MicroHTTPDTests {
         daemon.stop(gracePeriod: .zero)
         #expect(context.connectionStates.load(ordering: .relaxed) == 0)
         close(idle); close(parked)
+    }
+
+    /// A stop waits for a resume another thread decided and has not made yet (a wake-up
+    /// preempted between the two): libmicrohttpd aborts the process ("MHD_stop_daemon()
+    /// called while we have suspended connections") when stopped with a connection still
+    /// suspended, as it did once in a ThreadSanitizer run of the live suites.
+    @Test func aStopWaitsForAResumeDecidedOnAnotherThread() throws {
+        final class Keeping: HTTPHandler {
+            let held = Locked<HeldRequest?>(nil)
+            func handle(_ request: HTTPRequest) -> HTTPResponse {
+                let request = HeldRequest(until: .now + .seconds(30)) { _ in HTTPResponse(status: 200, body: []) }
+                held.withLock { $0 = request }
+                return .held(request)
+            }
+        }
+        let handler = Keeping()
+        let daemon = try HTTPDaemon(configuration: .init(port: 0, threads: 1), handler: handler)
+        let loop = daemon.callbackContext.holdLoop
+        let fd = try Self.connect(daemon.port)
+        defer { close(fd) }
+        Self.send(fd, "GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
+        let deadline = ContinuousClock.now + .seconds(5)
+        while loop.count == 0 && ContinuousClock.now < deadline { usleep(5_000) }
+        let held = try #require(handler.held.withLock { $0 })
+        // The wake-up's first half, as a thread preempted before its resume leaves it.
+        let decided = try #require(held.decide(.woken))
+        let stopped = Atomic(false)
+        let stopping = Thread {
+            daemon.stop(gracePeriod: .zero)
+            stopped.store(true, ordering: .releasing)
+        }
+        stopping.start()
+        usleep(300_000)
+        let stoppedEarly = stopped.load(ordering: .acquiring)
+        #expect(!stoppedEarly, "stop returned with a resume pending")
+        decided.loop.resume(decided.connection)
+        while !stopped.load(ordering: .acquiring) && ContinuousClock.now < deadline + .seconds(5) { usleep(5_000) }
+        let stoppedAfter = stopped.load(ordering: .acquiring)
+        #expect(stoppedAfter)
     }
 
     /// A request is timed from its request line (``HTTPRequest/began``): a handler that
