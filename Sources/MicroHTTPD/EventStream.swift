@@ -50,7 +50,7 @@ public final class EventStream: Sendable {
     /// connection is closed).
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
-        let (open, resume): (Bool, Resume?) = state.withLock { s in
+        let (open, resume): (Bool, PendingResume?) = state.withLock { s in
             guard s.end == nil, !s.closed else { return (false, nil) }
             if s.pending.count - s.offset + bytes.count > limit {
                 s.end = .overflowed
@@ -67,7 +67,7 @@ public final class EventStream: Sendable {
 
     /// Ends the stream once what was sent has gone out.
     public func finish() {
-        let resume: Resume? = state.withLock { s in
+        let resume: PendingResume? = state.withLock { s in
             guard s.end == nil else { return nil }
             s.end = .finished
             return Self.unpark(&s)
@@ -78,13 +78,11 @@ public final class EventStream: Sendable {
     /// Whether the client may still receive what is sent.
     public var isOpen: Bool { state.withLock { $0.end == nil && !$0.closed } }
 
-    private typealias Resume = (connection: UInt, loop: HoldLoop)
-
     /// The connection to resume when it was parked (and is parked no longer), counted as
     /// a resume pending with the daemon's hold loop (``HoldLoop/resumeDecided()``). Made
     /// outside the lock: the connection stays suspended, and so valid, until then, and
     /// only the thread that unparked it makes it.
-    private static func unpark(_ s: inout State) -> Resume? {
+    private static func unpark(_ s: inout State) -> PendingResume? {
         guard s.parked, let registry = s.registry else { return nil }
         s.parked = false
         registry.holdLoop.resumeDecided()

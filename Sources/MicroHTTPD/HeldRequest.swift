@@ -89,7 +89,7 @@ public final class HeldRequest: Sendable {
     /// it was parked, counted with its loop as a resume pending (under this request's
     /// lock, so a `stop` that finds the request answering finds the resume pending) until
     /// ``HoldLoop/resume(_:)`` makes it.
-    func decide(_ wake: Wake) -> (connection: UInt, loop: HoldLoop)? {
+    func decide(_ wake: Wake) -> PendingResume? {
         let parked: (connection: UInt, id: UInt64, loop: HoldLoop)? = state.withLock { s in
             switch s {
             case .waiting:

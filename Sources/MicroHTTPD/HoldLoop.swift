@@ -6,6 +6,10 @@ import Glibc
 import SystemSupport
 #endif
 
+/// A resume decided and not yet made: the parked connection (`struct MHD_Connection *` as
+/// its bits) and the hold loop that counts it until ``HoldLoop/resume(_:)`` makes it.
+typealias PendingResume = (connection: UInt, loop: HoldLoop)
+
 /// The daemon's one thread for parked requests: it answers each at its deadline, and at
 /// once when its client hangs up. A parked connection is out of libmicrohttpd's event
 /// loop ("while a connection is suspended, MHD will not detect disconnects"), so its

@@ -123,34 +123,31 @@ struct QueryString {
         // would be read and written through memory). Not for an empty value: appending
         // nothing to an empty array writes the count of the runtime's one empty-array
         // storage, shared by every thread (Swift 6.3; a data race ThreadSanitizer sees).
-        guard offset < input.count else {
-            offset = end + 1
-            containsNUL = false
-            return decoded
-        }
-        try decoded.append(addingCapacity: input.count - offset) { (out: inout OutputSpan<UInt8>) throws(Problem) in
-            var i = offset
-            var sawNUL = false
-            while i < input.count {
-                var b = input[i]
-                if b > UInt8(ascii: "+") {
-                    // Above every byte with a meaning here (NUL, `%`, `&`, `+`): most of a URL.
-                    i += 1
-                } else if b == UInt8(ascii: "&") {
-                    break
-                } else if b == UInt8(ascii: "%") {
-                    b = try escapedByte(input, at: i)
-                    i += 3
-                    sawNUL = sawNUL || b == 0
-                } else {
-                    if b == UInt8(ascii: "+") { b = UInt8(ascii: " ") }
-                    i += 1
-                    sawNUL = sawNUL || b == 0
+        if offset < input.count {
+            try decoded.append(addingCapacity: input.count - offset) { (out: inout OutputSpan<UInt8>) throws(Problem) in
+                var i = offset
+                var sawNUL = false
+                while i < input.count {
+                    var b = input[i]
+                    if b > UInt8(ascii: "+") {
+                        // Above every byte with a meaning here (NUL, `%`, `&`, `+`): most of a URL.
+                        i += 1
+                    } else if b == UInt8(ascii: "&") {
+                        break
+                    } else if b == UInt8(ascii: "%") {
+                        b = try escapedByte(input, at: i)
+                        i += 3
+                        sawNUL = sawNUL || b == 0
+                    } else {
+                        if b == UInt8(ascii: "+") { b = UInt8(ascii: " ") }
+                        i += 1
+                        sawNUL = sawNUL || b == 0
+                    }
+                    out.append(b)
                 }
-                out.append(b)
+                end = i
+                nul = sawNUL
             }
-            end = i
-            nul = sawNUL
         }
         offset = end + 1
         containsNUL = nul
