@@ -138,15 +138,17 @@ public struct RouteTrie: Sendable {
     static func hash(_ bytes: [UInt8], _ range: Range<Int>, parent: Int, fold: Bool = false) -> (hash: Int, isASCII: Bool) {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ (UInt64(truncatingIfNeeded: parent) &* 0x9E37_79B9_7F4A_7C15)
         var high: UInt8 = 0
+        // The key's bytes as a span checked once, so the loops index without a check a byte.
+        let key = bytes.span.extracting(range)
         if fold {
-            for i in range {
-                let b = bytes[i]
+            for i in key.indices {
+                let b = key[i]
                 high |= b
                 h = (h ^ UInt64(ASCII.lowercased(b))) &* 0x100_0000_01b3
             }
         } else {
-            for i in range {
-                let b = bytes[i]
+            for i in key.indices {
+                let b = key[i]
                 high |= b
                 h = (h ^ UInt64(b)) &* 0x100_0000_01b3
             }
@@ -192,17 +194,11 @@ public struct RouteTrie: Sendable {
     private func keyEquals(_ entry: Slot, _ bytes: [UInt8], _ range: Range<Int>, fold: Bool) -> Bool {
         let start = Int(entry.keyStart), end = Int(entry.keyEnd)
         guard end - start == range.count else { return false }
-        var j = range.lowerBound
+        let key = keyBytes.span.extracting(start..<end), segment = bytes.span.extracting(range)
         if fold {
-            for i in start..<end {
-                guard keyBytes[i] == ASCII.lowercased(bytes[j]) else { return false }
-                j += 1
-            }
+            for i in key.indices where key[i] != ASCII.lowercased(segment[i]) { return false }
         } else {
-            for i in start..<end {
-                guard keyBytes[i] == bytes[j] else { return false }
-                j += 1
-            }
+            for i in key.indices where key[i] != segment[i] { return false }
         }
         return true
     }
