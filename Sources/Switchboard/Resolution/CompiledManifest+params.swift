@@ -47,15 +47,17 @@ struct MatchedParams: Sendable {
     /// Calls `body` with each param in SPEC order: path params in pattern order,
     /// declared query params and defaults in declaration order, other query params in
     /// order of appearance, injected params (which take the place of a param of the same
-    /// name), and the web presentation's `url` (likewise).
-    func forEach(_ body: (_ key: String, _ source: Source, _ type: ParamType) -> Void) {
+    /// name), and the web presentation's `url` (likewise). `body` is given these params
+    /// to read the values from: a closure that captured them copied them (a retain and
+    /// release of each of their five references) where a parameter borrows them.
+    func forEach(_ body: (_ params: borrowing MatchedParams, _ key: String, _ source: Source, _ type: ParamType) -> Void) {
         // 1. Path params in pattern order.
         let matchers = candidate.segments
         for depth in matchers.indices {
             switch matchers[depth] {
             case .literal: continue
-            case .param(let name, let type): if !isOverridden(name) { body(name, .segment(depth), type) }
-            case .wildcard(let name, let type): if !isOverridden(name) { body(name, .tail(depth), type) }
+            case .param(let name, let type): if !isOverridden(name) { body(self, name, .segment(depth), type) }
+            case .wildcard(let name, let type): if !isOverridden(name) { body(self, name, .tail(depth), type) }
             }
         }
         // 2. Declared query params and defaults, in declaration order: those the path
@@ -63,23 +65,23 @@ struct MatchedParams: Sendable {
         // declaration is read in place, not copied.)
         let declarations = route.params
         for i in route.queryDeclarations where !candidate.binds(declarations[i].name) && !isOverridden(declarations[i].name) {
-            if let source = Self.source(of: declarations[i], query) { body(declarations[i].name, source, declarations[i].type) }
+            if let source = Self.source(of: declarations[i], query) { body(self, declarations[i].name, source, declarations[i].type) }
         }
         // 3. Other query params in order of appearance; a repeated key gives an array.
         for (i, item) in query.enumerated() {
             if candidate.binds(item.key) || route.declares(item.key) || isOverridden(item.key) { continue }
             if query[..<i].contains(where: { $0.key == item.key }) { continue }
-            body(item.key, .query(item.key), .string)
+            body(self, item.key, .query(item.key), .string)
         }
         // 4. Injected params; copies read the values from before injection.
         for (key, value) in route.inject {
             switch value {
-            case .constant(let v): body(key, .value(v), .string)
-            case .param(let name): if let (source, type) = matchedSource(name) { body(key, source, type) }
+            case .constant(let v): body(self, key, .value(v), .string)
+            case .param(let name): if let (source, type) = matchedSource(name) { body(self, key, source, type) }
             }
         }
         // 5. A web presentation carries the URL as given.
-        if webURL { body("url", .url, .string) }
+        if webURL { body(self, "url", .url, .string) }
     }
 
     /// Whether a param called `name` gives way to an injected one or to the web `url`,
@@ -143,12 +145,12 @@ struct MatchedParams: Sendable {
     /// Writes the params as the members of a JSON object (without its braces).
     func write(url: [UInt8], into w: inout JSONWriter) {
         var first = true
-        forEach { key, source, type in
+        forEach { params, key, source, type in
             if !first { w.byte(UInt8(ascii: ",")) }
             first = false
             w.string(key)
             w.byte(UInt8(ascii: ":"))
-            write(source, type, url: url, into: &w)
+            params.write(source, type, url: url, into: &w)
         }
     }
 

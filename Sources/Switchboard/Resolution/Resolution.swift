@@ -20,7 +20,7 @@ public struct Resolution: Sendable {
     public var params: [JSONValue.Member] {
         if let matched {
             var params: [JSONValue.Member] = []
-            matched.forEach { key, source, type in params.append(.init(key, matched.value(source, type, url: urlBytes))) }
+            matched.forEach { matched, key, source, type in params.append(.init(key, matched.value(source, type, url: urlBytes))) }
             return params
         }
         return status == .fallback ? [.init("url", .string(url))] : []
