@@ -30,6 +30,13 @@ final class RequestState {
     @exclusivity(unchecked) var held: HeldRequest?
     /// Lent to the handler by each request, kept between them.
     @exclusivity(unchecked) var scratch = ScratchBuffers()
+    /// The daemon's ``DaemonContext/headerNames``, held once per connection: a request
+    /// borrows them with its buffers (``lendRequest(method:)``).
+    @exclusivity(unchecked) private var headerNames: [String]
+
+    init(headerNames: [String]) {
+        self.headerNames = headerNames
+    }
 
     /// Buffers larger than this are let go at the end of a request rather than kept for
     /// the next: a connection idling after one long target keeps no more than this.
@@ -40,6 +47,29 @@ final class RequestState {
         let bytes = UnsafeRawBufferPointer(start: uri, count: strlen(uri))
         target.replaceSubrange(target.indices, with: bytes)
         began = monotonicNanoseconds()
+    }
+
+    /// The request for the handler, with the state's buffers moved into it, not copied
+    /// (a copy is a retain of each now and a release when the request goes, ten a
+    /// request); ``giveBack(_:)`` returns them.
+    func lendRequest(method: String) -> HTTPRequest {
+        var target: [UInt8] = [], body: [UInt8] = [], headers = HeaderValues(), names: [String] = []
+        swap(&target, &self.target)
+        swap(&body, &self.body)
+        swap(&headers, &self.headers)
+        swap(&names, &headerNames)
+        return HTTPRequest(method: method, target: target, body: body, headerNames: names, headers: headers, began: began)
+    }
+
+    /// The buffers lent to `request` back, for the connection's next request. (If the
+    /// handler kept a copy of the request, they are shared, and the next request's
+    /// writes copy them first.) Swapped, not assigned from a consumed request: that
+    /// copied each one through the runtime's witnesses.
+    func giveBack(_ request: inout HTTPRequest) {
+        swap(&target, &request.target)
+        swap(&body, &request.body)
+        swap(&headers, &request.headers)
+        swap(&headerNames, &request.headerNames)
     }
 
     /// The request completed: the state is ready for the connection's next one. A
@@ -70,7 +100,7 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
     guard let socketContext, let cls else { return }
     let context = Unmanaged<DaemonContext>.fromOpaque(cls)
     if code == .CONNECTION_NOTIFY_STARTED {
-        socketContext.pointee = Unmanaged.passRetained(RequestState()).toOpaque()
+        socketContext.pointee = Unmanaged.passRetained(RequestState(headerNames: context._withUnsafeGuaranteedRef { $0.headerNames })).toOpaque()
         _ = context._withUnsafeGuaranteedRef { $0.connectionStates.wrappingAdd(1, ordering: .relaxed) }
     } else if let state = socketContext.pointee {
         Unmanaged<RequestState>.fromOpaque(state).release()
@@ -207,9 +237,10 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
         return queue(connection, problem(413, "Content Too Large", "the body is larger than \(context.configuration.maxBodySize) bytes"))
     }
 
-    let request = HTTPRequest(method: methodName(method), target: state.target, body: state.body,
-                              headerNames: context.headerNames, headers: state.headers, began: state.began)
-    return queue(connection, context.handler.handle(request, scratch: &state.scratch), context: context, state: state)
+    var request = state.lendRequest(method: methodName(method))
+    let response = context.handler.handle(request, scratch: &state.scratch)
+    state.giveBack(&request)
+    return queue(connection, response, context: context, state: state)
 }
 
 /// The request method as a String; the common ones without reading or allocating.

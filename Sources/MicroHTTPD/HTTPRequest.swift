@@ -7,13 +7,13 @@ public struct HTTPRequest: Sendable {
     /// `GET`, `HEAD`, `POST`, ... as sent.
     public let method: String
     /// The raw request target (`/v1/resolve?url=...`), not decoded.
-    public let target: [UInt8]
+    public internal(set) var target: [UInt8]
     /// The body (empty when none), at most ``HTTPDaemon/Configuration/maxBodySize``.
-    public let body: [UInt8]
+    public internal(set) var body: [UInt8]
     /// Values of the headers named in ``HTTPDaemon/Configuration/requestHeaders``,
     /// in that order; read them through ``header(at:)`` or ``headerBytes(at:)``.
-    let headers: HeaderValues
-    let headerNames: [String]
+    var headers: HeaderValues
+    var headerNames: [String]
     /// Where the query starts in ``target`` (its `?`), or its end: found once, not by
     /// ``path`` and ``query`` each.
     private let questionMark: Int
