@@ -16,9 +16,10 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     public init?(_ text: String) {
         // One pass over the bytes: MAJOR[.MINOR[.PATCH]][-PRERELEASE][+BUILD].
         let utf8 = text.utf8
-        guard let (numbers, index) = Self.numbers(utf8) else { return nil }
+        guard let (numbers, offset) = Self.numbers(utf8.span) else { return nil }
         var pre: [String] = []
-        if index < utf8.endIndex {
+        if offset < utf8.count {
+            let index = utf8.index(utf8.startIndex, offsetBy: offset)
             let tail = Substring(text)[index...]
             var rest = tail.dropFirst()
             if tail.first == "-" {
@@ -41,8 +42,8 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     /// A version from its UTF-8 bytes (a query value): MAJOR.MINOR.PATCH without making
     /// a String; a version with a pre-release or build part goes through ``init(_:)``.
     public init?(utf8 bytes: ArraySlice<UInt8>) {
-        guard let (numbers, index) = Self.numbers(bytes) else { return nil }
-        guard index == bytes.endIndex else {
+        guard let (numbers, end) = Self.numbers(bytes.span) else { return nil }
+        guard end == bytes.count else {
             self.init(String(decoding: bytes, as: UTF8.self))
             return
         }
@@ -54,37 +55,40 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         self.prerelease = prerelease
     }
 
-    /// The leading `MAJOR[.MINOR[.PATCH]]` (at most 9 digits each) and where it ends: at
-    /// the end, or at a `-` or `+`; nil for anything else.
-    private static func numbers<Bytes: Collection<UInt8>>(_ utf8: Bytes) -> ((Int, Int, Int), Bytes.Index)? {
+    /// The leading `MAJOR[.MINOR[.PATCH]]` (at most 9 digits each) and the offset where
+    /// it ends: at the end, or at a `-` or `+`; nil for anything else. Over a span, one
+    /// number accumulated at a time: every resolve reads its appVersion here.
+    private static func numbers(_ utf8: Span<UInt8>) -> ((Int, Int, Int), Int)? {
         var numbers = (0, 0, 0)
-        var count = 0
-        var digits = 0
-        var index = utf8.startIndex
-        while index < utf8.endIndex {
-            let b = utf8[index]
-            if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
+        var current = 0, count = 0, digits = 0
+        var i = 0
+        while i < utf8.count {
+            let b = utf8[i]
+            let digit = b &- UInt8(ascii: "0")
+            if digit < 10 {
                 guard digits < 9 else { return nil }
-                let digit = Int(b - UInt8(ascii: "0"))
-                switch count {
-                case 0: numbers.0 = numbers.0 * 10 + digit
-                case 1: numbers.1 = numbers.1 * 10 + digit
-                default: numbers.2 = numbers.2 * 10 + digit
-                }
+                current = current &* 10 &+ Int(digit)
                 digits += 1
             } else if b == UInt8(ascii: ".") {
                 guard digits > 0, count < 2 else { return nil }
+                if count == 0 { numbers.0 = current } else { numbers.1 = current }
                 count += 1
+                current = 0
                 digits = 0
             } else if b == UInt8(ascii: "-") || b == UInt8(ascii: "+") {
                 break
             } else {
                 return nil
             }
-            index = utf8.index(after: index)
+            i += 1
         }
         guard digits > 0 else { return nil }
-        return (numbers, index)
+        switch count {
+        case 0: numbers.0 = current
+        case 1: numbers.1 = current
+        default: numbers.2 = current
+        }
+        return (numbers, i)
     }
 
     private static func identifiersAreValid(_ text: Substring) -> Bool {
