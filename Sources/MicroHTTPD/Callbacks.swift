@@ -50,8 +50,7 @@ final class RequestState {
     }
 
     /// The request for the handler, with the state's buffers moved into it, not copied
-    /// (a copy is a retain of each now and a release when the request goes, ten a
-    /// request); ``giveBack(_:)`` returns them.
+    /// (a copy was a retain of each, five a request); ``giveBack(_:)`` returns them.
     func lendRequest(method: String) -> HTTPRequest {
         var target: [UInt8] = [], body: [UInt8] = [], headers = HeaderValues(), names: [String] = []
         swap(&target, &self.target)
