@@ -15,30 +15,32 @@ package enum PercentDecoding {
     /// (form encoding), and returns the result as a String, or nil when the decoded
     /// bytes are not UTF-8. The input is known to hold only well-formed `%XX`.
     static func decode(_ bytes: [UInt8], _ range: Range<Int>, plusAsSpace: Bool) -> String? {
-        var needsWork = false
-        var ascii = true
-        for i in range {
-            let b = bytes[i]
-            if b == UInt8(ascii: "%") || (plusAsSpace && b == UInt8(ascii: "+")) { needsWork = true }
-            if b >= 0x80 { ascii = false }
+        // Over a span checked once, branch-free: most query keys and values have nothing
+        // to decode and are ASCII.
+        let span = bytes.span.extracting(range)
+        // Without form encoding, `+` is looked for as `%` is (found the same).
+        let plus = plusAsSpace ? UInt8(ascii: "+") : UInt8(ascii: "%")
+        var special: UInt8 = 0
+        var high: UInt8 = 0
+        for i in span.indices {
+            let b = span[i]
+            special |= (b == UInt8(ascii: "%") ? 1 : 0) | (b == plus ? 1 : 0)
+            high |= b
         }
-        if !needsWork {
+        if special == 0 {
             // ASCII needs no validation; String(decoding:) takes its all-ASCII fast path.
-            return ascii ? String(decoding: bytes[range], as: UTF8.self) : UTF8Validation.string(bytes[range])
+            return high < 0x80 ? String(decoding: bytes[range], as: UTF8.self) : UTF8Validation.string(bytes[range])
         }
         var out = [UInt8]()
-        out.reserveCapacity(range.count)
-        var i = range.lowerBound
-        while i < range.upperBound {
-            let b = bytes[i]
-            if b == UInt8(ascii: "%"), i + 2 < range.upperBound, let hi = hexValue(bytes[i + 1]), let lo = hexValue(bytes[i + 2]) {
+        out.reserveCapacity(span.count)
+        var i = 0
+        while i < span.count {
+            let b = span[i]
+            if b == UInt8(ascii: "%"), i + 2 < span.count, let hi = hexValue(span[i + 1]), let lo = hexValue(span[i + 2]) {
                 out.append(hi << 4 | lo)
                 i += 3
-            } else if plusAsSpace && b == UInt8(ascii: "+") {
-                out.append(UInt8(ascii: " "))
-                i += 1
             } else {
-                out.append(b)
+                out.append(plusAsSpace && b == UInt8(ascii: "+") ? UInt8(ascii: " ") : b)
                 i += 1
             }
         }
