@@ -22,6 +22,17 @@ struct ParamTypeTests {
         #expect(!ParamType.enumeration(["Works"]).accepts("works"))
     }
 
+    /// The byte masks say what the classes spell, for every byte.
+    @Test func everyByteIsClassedAsItsDefinitionSays() {
+        for b in UInt8.min...UInt8.max {
+            let digit = b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")
+            let lower = b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z"), upper = b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")
+            let hexLetter = (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "f")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "F"))
+            #expect(ParamType.isSlugByte(b) == (digit || lower || upper || b == UInt8(ascii: "_") || b == UInt8(ascii: "-")), "\(b)")
+            #expect(ParamType.isHexDigit(b) == (digit || hexLetter), "\(b)")
+        }
+    }
+
     /// Text and bytes agree, and `enum` compares exactly: "é" precomposed is not "e" + U+0301.
     @Test(arguments: [
         (ParamType.int, "-42", true), (.int, "4.2", false), (.uuid, "123e4567-e89b-12d3-a456-426614174000", true),
