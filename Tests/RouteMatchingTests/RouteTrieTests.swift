@@ -72,4 +72,28 @@ struct RouteTrieTests {
         #expect(winner(t, ["artist", "x"]) == "artist")
         #expect(winner(t, ["artist", "x", "other"]) == nil)
     }
+
+    /// The word-at-a-time fold lowers what the byte-wise one lowers, every byte in every
+    /// position of a word, and a key hashes and compares the same folded or typed lowercase
+    /// at every length around a word's.
+    @Test func wordsFoldAndHashAsBytesDo() throws {
+        for b in UInt8.min...UInt8.max {
+            for k in 0..<8 {
+                let filler: UInt64 = 0x5A41_7A61_805B_4060   // Z A z a 0x80 [ @ `
+                let w = filler & ~(0xFF << UInt64(8 * k)) | UInt64(b) << UInt64(8 * k)
+                var expected: UInt64 = 0
+                for j in 0..<8 { expected |= UInt64(ASCII.lowercased(UInt8(truncatingIfNeeded: w >> UInt64(8 * j)))) << UInt64(8 * j) }
+                #expect(RouteTrie.foldASCII(w) == expected, "byte \(b) at \(k)")
+            }
+        }
+        for length in 1...19 {
+            let key = String((0..<length).map { Character(UnicodeScalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
+            let upper = Array(key.uppercased().utf8), lower = Array(key.utf8)
+            #expect(RouteTrie.hash(upper, 0..<upper.count, parent: 3, fold: true) == RouteTrie.hash(lower, 0..<lower.count, parent: 3), "\(length)")
+            #expect(RouteTrie.hash(lower, 0..<lower.count, parent: 3) != RouteTrie.hash(lower, 0..<lower.count, parent: 4))
+            let t = try trie([("k", "/" + key + "/end")])
+            #expect(winner(t, [key.uppercased(), "END"]) == "k")
+            #expect(winner(t, [String(key.dropLast()) + "_", "end"]) == nil)
+        }
+    }
 }
