@@ -135,7 +135,7 @@ public struct RouteTrie: Sendable {
     /// A hash of a key's UTF-8 (`bytes[range]`), seeded with the parent node; with `fold`,
     /// of its bytes ASCII-lowercased; and whether they are all ASCII. Read eight bytes at
     /// a time (one load: the compiler joins a word's eight byte reads), folded in the word
-    /// (``foldASCII(_:)``), each word multiplied in, the result mixed at the end so that
+    /// (``ASCII/lowercased(word:)``), each word multiplied in, the result mixed at the end so that
     /// every byte moves the low bits a slot is taken from.
     @inline(__always)
     static func hash(_ bytes: [UInt8], _ range: Range<Int>, parent: Int, fold: Bool = false) -> (hash: Int, isASCII: Bool) {
@@ -164,10 +164,8 @@ public struct RouteTrie: Sendable {
     /// Bytes `i..<i + 8` of `key` as a little-endian word, ASCII-lowercased with `fold`.
     @inline(__always)
     static func word(_ key: Span<UInt8>, at i: Int, fold: Bool) -> UInt64 {
-        let part = key.extracting(i..<(i &+ 8))
-        var w: UInt64 = 0
-        for k in 0..<8 { w |= UInt64(part[k]) << UInt64(8 &* k) }
-        return fold ? foldASCII(w) : w
+        let w = ASCII.word(key, at: i)
+        return fold ? ASCII.lowercased(word: w) : w
     }
 
     /// Bytes `i...` of `key` (fewer than eight) in one word, folded as ``word(_:at:fold:)``
@@ -186,7 +184,7 @@ public struct RouteTrie: Sendable {
         } else {
             w = UInt64(key[i])
         }
-        return fold ? foldASCII(w) : w
+        return fold ? ASCII.lowercased(word: w) : w
     }
 
     /// `count` (2 or 4) bytes of `key` from `i`, little-endian: one load once inlined.
@@ -196,17 +194,6 @@ public struct RouteTrie: Sendable {
         var w: UInt32 = 0
         for k in 0..<count { w |= UInt32(part[k]) << UInt32(8 &* k) }
         return w
-    }
-
-    /// ``ASCII/lowercased(_:)`` on each byte of a word at once: a byte's low seven bits
-    /// plus 0x3F carry into its top bit from `A` (0x41) on, plus 0x25 from past `Z` (0x5B);
-    /// neither sum leaves its byte. Bytes from 0x80 on are left as they are.
-    @inline(__always)
-    static func foldASCII(_ w: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let low = w & (0x7F &* ones)
-        let capital = (low &+ 0x3F &* ones) & ~(low &+ 0x25 &* ones) & ~w & (0x80 &* ones)
-        return w | capital >> 2
     }
 
     /// The child reached from `node` by the literal `bytes[range]`, or -1. Keys are

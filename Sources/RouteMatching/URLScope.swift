@@ -208,14 +208,7 @@ public struct URLScope: Sendable {
     /// Splits what follows the authority (or the whole relative reference) into
     /// normalized segments, query items and fragment.
     static func parseInternal(_ input: [UInt8], host: String?, pathStart: Int) -> ClassifiedURL {
-        var pathEnd = pathStart
-        let bytes = input.span
-        while pathEnd < bytes.count {
-            // Letters lie above `?` and `#`: one comparison passes them.
-            let b = bytes[pathEnd]
-            if b <= UInt8(ascii: "?"), b == UInt8(ascii: "?") || b == UInt8(ascii: "#") { break }
-            pathEnd += 1
-        }
+        let pathEnd = ASCII.firstIndex(of: UInt8(ascii: "?"), or: UInt8(ascii: "#"), in: input.span, from: pathStart)
         var queryRange: Range<Int>? = nil
         var fragmentRange: Range<Int>? = nil
         if pathEnd < input.count {
