@@ -7,9 +7,9 @@
 /// node and are tried by priority.
 ///
 /// The product is flat: one array of packed nodes, one open-addressing table for every
-/// literal edge (keyed by parent node and text, hashed a word at a time), and candidate lists and
-/// param types as ranges of one array each, so a lookup copies nothing and hashes with
-/// no `Hasher` setup.
+/// literal edge (keyed by parent node and text, hashed a word at a time), and candidate
+/// lists and param types as ranges of one array each, so a lookup copies nothing and
+/// hashes with no `Hasher` setup.
 ///
 /// ```swift
 /// let trie = RouteTrie(candidates: candidates, caseSensitive: false)
@@ -135,8 +135,8 @@ public struct RouteTrie: Sendable {
     /// A hash of a key's UTF-8 (`bytes[range]`), seeded with the parent node; with `fold`,
     /// of its bytes ASCII-lowercased; and whether they are all ASCII. Read eight bytes at
     /// a time (one load: the compiler joins a word's eight byte reads), folded in the word
-    /// (``ASCII/lowercased(word:)``), each word multiplied in, the result mixed at the end so that
-    /// every byte moves the low bits a slot is taken from.
+    /// (``ASCII/lowercased(word:)``), each word multiplied in, the result mixed at the end
+    /// so that every byte moves the low bits a slot is taken from.
     @inline(__always)
     static func hash(_ bytes: [UInt8], _ range: Range<Int>, parent: Int, fold: Bool = false) -> (hash: Int, isASCII: Bool) {
         let key = bytes.span.extracting(range)
