@@ -31,6 +31,18 @@ package enum PercentDecoding {
             // ASCII needs no validation; String(decoding:) takes its all-ASCII fast path.
             return high < 0x80 ? String(decoding: bytes[range], as: UTF8.self) : UTF8Validation.string(bytes[range])
         }
+        return UTF8Validation.string(unescaped(span, plusAsSpace: plusAsSpace)[...])
+    }
+
+    /// ``decode(_:_:plusAsSpace:)`` as the decoded UTF-8 bytes, or nil when they are not
+    /// UTF-8.
+    static func decodeBytes(_ bytes: [UInt8], _ range: Range<Int>, plusAsSpace: Bool) -> [UInt8]? {
+        let out = unescaped(bytes.span.extracting(range), plusAsSpace: plusAsSpace)
+        return UTF8Validation.isValid(out[...]) ? out : nil
+    }
+
+    /// `span` with each `%XX` decoded (and `+` made a space when `plusAsSpace`).
+    private static func unescaped(_ span: Span<UInt8>, plusAsSpace: Bool) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(span.count)
         var i = 0
@@ -44,7 +56,7 @@ package enum PercentDecoding {
                 i += 1
             }
         }
-        return UTF8Validation.string(out[...])
+        return out
     }
 
     /// Whether every `%` in `bytes` starts a `%XX` escape.

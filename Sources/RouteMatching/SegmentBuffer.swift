@@ -4,9 +4,10 @@
 /// ranges, not the bytes, say where segments end.
 ///
 /// A path with nothing to decode is read in place: `bytes` is then the URL's own array
-/// and the ranges lie inside it, so such a path costs one allocation (its bounds);
-/// a path that was decoded has a buffer of its own. Matching reads segments as bytes
-/// from here; Strings are made only for the values a result returns.
+/// and the ranges lie inside it. Its bounds are held inline when they fit (up to six
+/// segments ending within the first 255 bytes: nearly every app URL), so such a path
+/// costs no allocation; a path that was decoded has a buffer of its own. Matching reads
+/// segments as bytes from here; Strings are made only for the values a result returns.
 ///
 /// ```swift
 /// let path = SegmentBuffer(["artist", "a/b"])
@@ -19,9 +20,14 @@ public struct SegmentBuffer: Sendable, Equatable {
     public private(set) var bytes: [UInt8] = []
     /// Where each segment starts in `bytes`, then one past the end of the last one (where
     /// a next segment would start after its `/`): segment `k` is `bounds[k]..<bounds[k + 1] - 1`.
-    /// Empty when there are no segments. (Two references, not a third field for the end:
-    /// a larger buffer made the URL that holds it be copied where it is now moved.)
+    /// Empty when there are no segments, or when they are held in `packed`. (No field for
+    /// the end: with one more, the InternalURL that holds this buffer outgrew 56 bytes and
+    /// was copied where it is now moved; `packed` fits because its fragment is bytes.)
     private var bounds: [Int] = []
+    /// The bounds inline, when nonzero: byte `k` (from the lowest) is bound `k`, the top
+    /// byte their number (1...7), and `bounds` is empty. Only a path read in place is
+    /// held so (``init(bytes:bounds:)``); a buffer is moved to `bounds` before it changes.
+    private var packed: UInt64 = 0
 
     public init() {}
 
@@ -31,10 +37,60 @@ public struct SegmentBuffer: Sendable, Equatable {
     }
 
     /// Segments already in `bytes`, at `bounds` (their starts, then one past the last
-    /// one's end).
+    /// one's end), held inline when ``InlineBounds`` took them all.
+    init(bytes: [UInt8], bounds: InlineBounds) {
+        self.bytes = bytes
+        self.packed = bounds.packed
+    }
+
+    /// Segments already in `bytes`, at `bounds`.
     init(bytes: [UInt8], bounds: [Int]) {
         self.bytes = bytes
         self.bounds = bounds
+    }
+
+    /// Up to seven bounds below 256, gathered a byte each with no allocation; ``isFull``
+    /// once an eighth or a larger one was refused (the caller then keeps an array).
+    struct InlineBounds {
+        private(set) var packed: UInt64 = 0
+        private(set) var isFull = false
+
+        init() {}
+
+        @inline(__always)
+        mutating func append(_ bound: Int) {
+            let n = packed &>> 56
+            guard n < 7, UInt(bitPattern: bound) < 256, !isFull else {
+                isFull = true
+                return
+            }
+            packed = (packed & 0x00FF_FFFF_FFFF_FFFF) | UInt64(truncatingIfNeeded: bound) &<< (n &* 8) | (n &+ 1) &<< 56
+        }
+    }
+
+    /// Bound `k`.
+    @inline(__always)
+    private func bound(_ k: Int) -> Int {
+        if packed == 0 { return bounds[k] }
+        precondition(UInt(bitPattern: k) < UInt(packed &>> 56), "segment bound out of range")
+        return Int(truncatingIfNeeded: packed &>> UInt64(truncatingIfNeeded: k &* 8)) & 0xFF
+    }
+
+    /// Whether the bounds are held inline (for tests).
+    var boundsAreInline: Bool { packed != 0 }
+
+    /// How many bounds there are.
+    @inline(__always)
+    private var boundCount: Int { packed == 0 ? bounds.count : Int(truncatingIfNeeded: packed &>> 56) }
+
+    /// The inline bounds moved into `bounds`, before the buffer changes.
+    private mutating func unpack() {
+        let n = boundCount
+        var all: [Int] = []
+        all.reserveCapacity(n + 1)
+        for k in 0..<n { all.append(bound(k)) }
+        packed = 0
+        bounds = all
     }
 
     public init(capacity: Int, segments: Int) {
@@ -49,19 +105,25 @@ public struct SegmentBuffer: Sendable, Equatable {
         return true
     }
 
-    public var count: Int { Swift.max(bounds.count - 1, 0) }
-    public var isEmpty: Bool { bounds.isEmpty }
+    public var count: Int { packed == 0 ? Swift.max(bounds.count - 1, 0) : Int(truncatingIfNeeded: packed &>> 56) &- 1 }
+    public var isEmpty: Bool { packed == 0 && bounds.isEmpty }
 
     /// Where the last segment ends.
     @inline(__always)
-    private var end: Int { (bounds.last ?? 1) - 1 }
+    private var end: Int { isEmpty ? 0 : bound(boundCount - 1) - 1 }
 
     @inline(__always)
-    public func range(_ k: Int) -> Range<Int> { bounds[k]..<bounds[k + 1] - 1 }
+    public func range(_ k: Int) -> Range<Int> {
+        if packed == 0 { return bounds[k]..<bounds[k + 1] - 1 }
+        // Both bounds from one shift, checked once.
+        precondition(UInt(bitPattern: k) &+ 1 < UInt(packed &>> 56), "segment out of range")
+        let word = packed &>> UInt64(truncatingIfNeeded: k &* 8)
+        return Int(truncatingIfNeeded: word & 0xFF)..<Int(truncatingIfNeeded: word &>> 8 & 0xFF) - 1
+    }
 
     /// Segments `k...` with the `/` between them.
     @inline(__always)
-    public func tail(_ k: Int) -> Range<Int> { (k < count ? bounds[k] : end)..<end }
+    public func tail(_ k: Int) -> Range<Int> { (k < count ? bound(k) : end)..<end }
 
     /// Segment `k` as text (the buffer holds UTF-8 only: see ``URLScope``).
     public func string(_ k: Int) -> String { String(decoding: bytes[range(k)], as: UTF8.self) }
@@ -75,6 +137,7 @@ public struct SegmentBuffer: Sendable, Equatable {
     /// takes its segments into a buffer of its own first.
     @inline(__always)
     mutating func beginSegment() {
+        if packed != 0 { unpack() }
         if bounds.isEmpty {
             if !bytes.isEmpty { bytes = [] }
             bounds.append(0)
@@ -119,6 +182,7 @@ public struct SegmentBuffer: Sendable, Equatable {
     /// Removes the last segment (for `..`): its start, one past the `/` before it, is
     /// where the segment before it now ends.
     mutating func removeLast() {
+        if packed != 0 { unpack() }
         guard !bounds.isEmpty else { return }
         bounds.removeLast()
         let start = bounds[bounds.count - 1]

@@ -64,12 +64,29 @@ extension URLScope {
         var end = path.upperBound
         if end > start, input[end - 1] == UInt8(ascii: "/") { end -= 1 }
         if start == end { return SegmentBuffer() }
+        // Held inline when they fit, with no allocation (nearly every app path); else
+        // read again into an array.
+        if end < 255 {
+            var inline = SegmentBuffer.InlineBounds()
+            guard plainBounds(input, start..<end, into: &inline) else { return nil }
+            if !inline.isFull { return SegmentBuffer(bytes: input, bounds: inline) }
+        }
         // At most one segment per two bytes; paths rarely have more than 16.
         var bounds: [Int] = []
         bounds.reserveCapacity(min((end - start) / 2 + 2, 17))
+        guard plainBounds(input, start..<end, into: &bounds) else { return nil }
+        return SegmentBuffer(bytes: input, bounds: bounds)
+    }
+
+    /// The bounds of the plain path `input[path]` (its leading and trailing `/` trimmed)
+    /// appended to `bounds`: each segment's start, then one past the last one's end.
+    /// False when the path is not plain.
+    @inline(__always)
+    private static func plainBounds(_ input: [UInt8], _ path: Range<Int>, into bounds: inout some SegmentBoundsSink) -> Bool {
+        let start = path.lowerBound, end = path.upperBound
         // The path alone, indexed from 0: the loop's bound is the span's, so a byte is
         // read without a bounds check (offsets are added back when stored).
-        let bytes = input.span.extracting(start..<end)
+        let bytes = input.span.extracting(path)
         var segmentStart = 0
         var i = 0
         while i < bytes.count {
@@ -79,22 +96,22 @@ extension URLScope {
                 i &+= 1
                 continue
             }
-            if b == UInt8(ascii: "%") { return nil }
+            if b == UInt8(ascii: "%") { return false }
             if b == UInt8(ascii: "/") {
-                if i == segmentStart { return nil }
+                if i == segmentStart { return false }
                 bounds.append(start + segmentStart)
                 segmentStart = i + 1
             } else if b == UInt8(ascii: "."), i == segmentStart {
-                return nil
+                return false
             }
             i &+= 1
         }
         segmentStart += start
         // The last segment is empty only when the path ends in `//`.
-        if segmentStart == end { return nil }
+        if segmentStart == end { return false }
         bounds.append(segmentStart)
         bounds.append(end + 1)
-        return SegmentBuffer(bytes: input, bounds: bounds)
+        return true
     }
 
     /// 1 for `.`, 2 for `..` (with `%2E` read as `.`), 0 otherwise.
@@ -116,3 +133,11 @@ extension URLScope {
         return dots
     }
 }
+
+/// Where ``URLScope/plainSegments(_:_:)`` puts a path's bounds: inline, or an array.
+protocol SegmentBoundsSink {
+    mutating func append(_ bound: Int)
+}
+
+extension SegmentBuffer.InlineBounds: SegmentBoundsSink {}
+extension Array: SegmentBoundsSink where Element == Int {}

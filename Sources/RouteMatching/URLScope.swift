@@ -238,12 +238,12 @@ public struct URLScope: Sendable {
                 itemStart = itemEnd + 1
             }
         }
-        var fragment: String? = nil
+        var fragment: [UInt8]? = nil
         if let fragmentRange {
-            guard let decoded = PercentDecoding.decode(input, fragmentRange, plusAsSpace: false) else { return .rejected(.invalidUTF8) }
+            guard let decoded = PercentDecoding.decodeBytes(input, fragmentRange, plusAsSpace: false) else { return .rejected(.invalidUTF8) }
             fragment = decoded
         }
-        return .internal(InternalURL(host: host, segmentBuffer: segments, query: query, fragment: fragment))
+        return .internal(InternalURL(host: host, segmentBuffer: segments, query: query, fragmentBytes: fragment))
     }
 
     static let httpPorts = [80], httpsPorts = [443], anyWebPorts = [80, 443]

@@ -69,6 +69,42 @@ import Testing
         #expect(path.strings == ["Artist", "Banksy"])
     }
 
+    /// A plain path's bounds are held inline up to six segments ending within the first
+    /// 255 bytes, and in an array past either limit: both read back the same segments,
+    /// tails and counts, and a buffer held inline grows into an array of its own.
+    @Test func inlineBoundsReadAsAnArrayOfThemDoes() {
+        for (prefix, segments) in [(0, 1), (0, 6), (0, 7), (200, 6), (230, 6), (240, 2), (251, 1), (252, 1), (300, 3)] {
+            let names = (0..<segments).map { "s\($0)" }
+            let path = "/" + names.joined(separator: "/")
+            let url = Array((String(repeating: "h", count: prefix) + path + "?q").utf8)
+            let range = prefix..<(prefix + path.utf8.count)
+            guard let plain = URLScope.plainSegments(url, range) else {
+                Issue.record("\(path) is plain")
+                continue
+            }
+            let label = "\(segments) segments ending at \(range.upperBound)"
+            #expect(plain.boundsAreInline == (segments <= 6 && range.upperBound < 255), "\(label)")
+            #expect(plain == SegmentBuffer(names) && plain.strings == names && plain.count == segments, "\(label)")
+            for k in 0...segments {
+                #expect(plain.tailString(k) == names[k...].joined(separator: "/"), "\(label), tail \(k)")
+            }
+            var grown = plain
+            grown.appendSegment("x")
+            #expect(!grown.boundsAreInline && grown.strings == names + ["x"], "\(label)")
+            var shortened = plain
+            shortened.removeLast()
+            #expect(shortened.strings == Array(names.dropLast()) && shortened.tailString(0) == names.dropLast().joined(separator: "/"), "\(label)")
+        }
+    }
+
+    /// A URL's parts are moved through a resolve, not copied, only while they fit in 56
+    /// bytes: one more field made every resolve copy them (a retain and a release of each
+    /// reference, ~300 instructions).
+    @Test func aClassifiedURLStaysSmallEnoughToBeMoved() {
+        #expect(MemoryLayout<SegmentBuffer>.size <= 24)
+        #expect(MemoryLayout<InternalURL>.size <= 56)
+    }
+
     @Test func matchingIsCaseInsensitiveOnNonASCIILiterals() {
         let literal = RouteCandidate(route: 0, patternIndex: 0, segments: [.literal(key: "künstler"), .param(name: "id", type: .slug)],
                                      priority: 0, name: "k")

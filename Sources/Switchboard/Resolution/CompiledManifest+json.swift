@@ -34,9 +34,9 @@ extension CompiledManifest {
             w.string(validUTF8: r.urlBytes, plain: r.urlIsPlain)
         }
         w.append(r.target.tail.span)
-        if let fragment = r.fragment, r.status == .matched || r.status == .fallback {
+        if let fragment = r.fragmentBytes, r.status == .matched || r.status == .fallback {
             w.raw(",\"fragment\":")
-            w.string(fragment)
+            w.string(validUTF8: fragment)
         }
         let suffix = manifestSuffix
         w.append(suffix.span)

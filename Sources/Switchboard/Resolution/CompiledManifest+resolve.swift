@@ -29,10 +29,10 @@ extension CompiledManifest {
         let record = explain ? ExplanationRecord(Explanation(host: url.host, path: url.path, segments: url.segments)) : nil
         // The URL's parts the result keeps are moved out of it, not copied: a copy is a
         // retain now and a release when the URL goes.
-        var segments = SegmentBuffer(), query: [(key: String, value: String)] = [], fragment: String? = nil
+        var segments = SegmentBuffer(), query: [(key: String, value: String)] = [], fragment: [UInt8]? = nil
         swap(&segments, &url.segmentBuffer)
         swap(&query, &url.query)
-        swap(&fragment, &url.fragment)
+        swap(&fragment, &url.fragmentBytes)
         guard let (route, candidate, redirected) = route(host: url.host, segments: &segments, query: query, context: context,
                                                          record: record) else {
             if let record, record.value.note == nil { record.value.note = "no route matched: fallback" }

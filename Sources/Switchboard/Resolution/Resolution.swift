@@ -28,7 +28,9 @@ public struct Resolution: Sendable {
     /// What a matched result's params are made of.
     let matched: MatchedParams?
     /// The decoded fragment, whenever an internal URL has `#`.
-    public let fragment: String?
+    public var fragment: String? { fragmentBytes.map { String(decoding: $0, as: UTF8.self) } }
+    /// The decoded fragment's UTF-8 bytes, as ``InternalURL/fragmentBytes`` holds them.
+    let fragmentBytes: [UInt8]?
     /// With `explain`: how the answer was reached.
     public var explanation: Explanation? { explanationBox?.value }
     /// The explanation behind one reference: most resolutions have none, and its five
@@ -50,13 +52,13 @@ public struct Resolution: Sendable {
     /// would be copied and destroyed through Optional's generic value witnesses on every
     /// resolution, ~100 instructions, though most have none.)
     init(url: [UInt8], plain: Bool = false, reason: String? = nil, target: ResultTarget, matched: MatchedParams? = nil,
-         fragment: String? = nil, explained: ExplanationBox? = nil) {
+         fragment: [UInt8]? = nil, explained: ExplanationBox? = nil) {
         self.urlBytes = url
         self.urlIsPlain = plain
         self.reason = reason
         self.target = target
         self.matched = matched
-        self.fragment = fragment
+        self.fragmentBytes = fragment
         self.explanationBox = explained
     }
 }
@@ -65,7 +67,7 @@ extension Resolution {
     /// The same result with another explanation.
     func replacingExplanation(_ explanation: Explanation) -> Resolution {
         Resolution(url: urlBytes, plain: urlIsPlain, reason: reason, target: target, matched: matched,
-                   fragment: fragment, explained: ExplanationBox(explanation))
+                   fragment: fragmentBytes, explained: ExplanationBox(explanation))
     }
 }
 
