@@ -19,6 +19,9 @@ final class RequestState {
     @exclusivity(unchecked) private(set) var target: [UInt8] = []
     /// When the request began (``monotonicNanoseconds()``): its body's deadline counts from here.
     @exclusivity(unchecked) private(set) var began = monotonicNanoseconds()
+    /// Where the target's query starts (its `?`), or its length: found by `memchr` as the
+    /// target is copied, not a byte at a time by the request.
+    @exclusivity(unchecked) private(set) var questionMark = 0
     @exclusivity(unchecked) var started = false
     @exclusivity(unchecked) var body: [UInt8] = []
     @exclusivity(unchecked) var bodyTooLarge = false
@@ -44,8 +47,10 @@ final class RequestState {
 
     /// A request starts: its target copied (MHD parses the request line in place later).
     func begin(target uri: UnsafePointer<CChar>) {
-        let bytes = UnsafeRawBufferPointer(start: uri, count: strlen(uri))
+        let count = strlen(uri)
+        let bytes = UnsafeRawBufferPointer(start: uri, count: count)
         target.replaceSubrange(target.indices, with: bytes)
+        questionMark = memchr(uri, Int32(UInt8(ascii: "?")), count).map { UnsafeRawPointer($0) - UnsafeRawPointer(uri) } ?? count
         began = monotonicNanoseconds()
     }
 
@@ -57,7 +62,8 @@ final class RequestState {
         swap(&body, &self.body)
         swap(&headers, &self.headers)
         swap(&names, &headerNames)
-        return HTTPRequest(method: method, target: target, body: body, headerNames: names, headers: headers, began: began)
+        return HTTPRequest(method: method, target: target, body: body, headerNames: names, headers: headers, began: began,
+                           questionMark: questionMark)
     }
 
     /// The buffers lent to `request` back, for the connection's next request. (If the

@@ -22,15 +22,16 @@ public struct HTTPRequest: Sendable {
     /// clock again.
     public let began: UInt64
 
+    /// `questionMark`: where the target's `?` is (or its length), when the caller found it.
     init(method: String, target: [UInt8], body: [UInt8], headerNames: [String], headers: HeaderValues,
-         began: UInt64 = monotonicNanoseconds()) {
+         began: UInt64 = monotonicNanoseconds(), questionMark: Int? = nil) {
         self.method = method
         self.began = began
         self.target = target
         self.body = body
         self.headerNames = headerNames
         self.headers = headers
-        questionMark = target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex
+        self.questionMark = questionMark ?? target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex
     }
 
     /// The value of a header listed in the daemon's configuration (case-insensitive).
