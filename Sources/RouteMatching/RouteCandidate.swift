@@ -18,9 +18,11 @@ public final class RouteCandidate: Sendable {
     /// tie-break, so of two expansions of one pattern with the same shape the one keeping
     /// the earlier optional groups wins.
     public let expansion: Int
-    /// Whether a param or wildcard of its path has a type other than `string`: one
-    /// without can fail no type, and most have none.
-    let hasTypedParams: Bool
+    /// The depths of its path's params and wildcards with a type other than `string`, a
+    /// bit each (depths from 63 on share bit 63): one without can fail no type, and one
+    /// whose typed params the trie's search has already checked fails none
+    /// (``RouteTrie/typeFailure(_:_:verified:)``).
+    let typedDepths: UInt64
 
     public init(route: Int, patternIndex: Int, expansion: Int = 0, segments: [SegmentMatcher], priority: Int, name: String) {
         self.route = route
@@ -29,12 +31,14 @@ public final class RouteCandidate: Sendable {
         self.priority = priority
         self.name = name
         self.expansion = expansion
-        hasTypedParams = segments.contains {
-            switch $0 {
-            case .literal: false
-            case .param(_, let type), .wildcard(_, let type): type.isTyped
+        var typedDepths: UInt64 = 0
+        for (depth, matcher) in segments.enumerated() {
+            switch matcher {
+            case .literal: continue
+            case .param(_, let type), .wildcard(_, let type): if type.isTyped { typedDepths |= 1 << UInt64(min(depth, 63)) }
             }
         }
+        self.typedDepths = typedDepths
     }
 
     /// Whether its path binds a param called `name`. (Read from `segments`, which a

@@ -22,48 +22,59 @@ extension RouteTrie {
         // Literal keys compare lowercased unless the manifest is case-sensitive: each
         // segment is folded as it is looked up (``literalChild(_:_:_:)``), and params
         // keep the case the URL gave.
-        search(node: 0, depth: 0, path: path, pruning: pruning, accept: accept)
+        search(node: 0, depth: 0, path: path, pruning: pruning, verified: 0, accept: accept)
     }
 
+    /// `verified`: a bit for each depth above whose value pruning found of the one type
+    /// every candidate below has there (a typed child with a single type), which
+    /// ``typeFailure(_:_:verified:)`` need not check again.
     private func search(
-        node: Int, depth: Int, path: SegmentBuffer, pruning: Bool,
+        node: Int, depth: Int, path: SegmentBuffer, pruning: Bool, verified: UInt64,
         accept: (Int, TypeFailure?) -> Bool
     ) -> Int? {
         if depth == path.count {
-            if let found = offer(terminals(node), path, accept) { return found }
-            return offer(wildcards(node), path, accept)
+            if let found = offer(terminals(node), path, verified, accept) { return found }
+            return offer(wildcards(node), path, verified, accept)
         }
         let literal = literalChild(node, path.bytes, path.range(depth))
-        if literal >= 0, let found = search(node: literal, depth: depth + 1, path: path, pruning: pruning, accept: accept) {
+        if literal >= 0, let found = search(node: literal, depth: depth + 1, path: path, pruning: pruning, verified: verified, accept: accept) {
             return found
         }
         let here = nodes[node]
         let typed = Int(here.typedChild)
-        if typed >= 0, !pruning || typedTypes(node).contains(where: { $0.accepts(path.bytes[path.range(depth)]) }),
-           let found = search(node: typed, depth: depth + 1, path: path, pruning: pruning, accept: accept) {
-            return found
+        if typed >= 0 {
+            var descend = true, checked = verified
+            if pruning {
+                let types = typedTypes(node)
+                descend = types.contains { $0.accepts(path.bytes[path.range(depth)]) }
+                if descend && types.count == 1 && depth < 63 { checked |= 1 << UInt64(depth) }
+            }
+            if descend, let found = search(node: typed, depth: depth + 1, path: path, pruning: pruning, verified: checked, accept: accept) {
+                return found
+            }
         }
         let string = Int(here.stringChild)
-        if string >= 0, let found = search(node: string, depth: depth + 1, path: path, pruning: pruning, accept: accept) {
+        if string >= 0, let found = search(node: string, depth: depth + 1, path: path, pruning: pruning, verified: verified, accept: accept) {
             return found
         }
-        return offer(wildcards(node), path, accept)
+        return offer(wildcards(node), path, verified, accept)
     }
 
     @inline(__always)
-    private func offer(_ list: ArraySlice<Int32>, _ path: SegmentBuffer, _ accept: (Int, TypeFailure?) -> Bool) -> Int? {
+    private func offer(_ list: ArraySlice<Int32>, _ path: SegmentBuffer, _ verified: UInt64, _ accept: (Int, TypeFailure?) -> Bool) -> Int? {
         for c in list {
             let candidate = Int(c)
-            if accept(candidate, typeFailure(candidates[candidate], path)) { return candidate }
+            if accept(candidate, typeFailure(candidates[candidate], path, verified: verified)) { return candidate }
         }
         return nil
     }
 
-    /// The first param of `candidate` whose segment value fails its type. (Read from
+    /// The first param of `candidate` whose segment value fails its type; none when each
+    /// of its typed params lies at a depth in `verified` (see ``search``). (Read from
     /// the pattern's segments, which a result reads anyway, rather than from a list of
     /// the typed params apart: one object fewer to fetch per match on a large table.)
-    func typeFailure(_ candidate: RouteCandidate, _ path: SegmentBuffer) -> TypeFailure? {
-        if !candidate.hasTypedParams { return nil }
+    func typeFailure(_ candidate: RouteCandidate, _ path: SegmentBuffer, verified: UInt64 = 0) -> TypeFailure? {
+        if candidate.typedDepths & ~verified == 0 { return nil }
         let segments = candidate.segments
         for depth in segments.indices {
             switch segments[depth] {

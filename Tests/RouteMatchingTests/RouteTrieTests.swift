@@ -55,6 +55,37 @@ struct RouteTrieTests {
         #expect(winner(t, ["c", "abc"]) == "str")
     }
 
+    /// A candidate is offered with the failure a full check of its typed params gives,
+    /// though the search skips depths its pruning already checked (a typed child of one
+    /// type): with pruning and without, on shared and unshared typed nodes, at every
+    /// depth of random paths.
+    @Test func skippedTypeChecksGiveTheFailureAFullCheckGives() throws {
+        let routes = [("ii", "/x/:a/:b"), ("sz", "/x/:c/z"), ("iw", "/x/:d/*rest"), ("u", "/y/:e/:f(/:g)"), ("s", "/y/:h/lit"),
+                      ("str", "/x/:i/:j")]
+        let types: [String: ParamType] = ["ii.a": .int, "ii.b": .int, "sz.c": .slug, "iw.d": .int, "iw.rest": .int,
+                                          "u.e": .uuid, "u.f": .int, "u.g": .slug, "s.h": .uuid]
+        let t = try trie(routes, types: types)
+        let values = ["x", "y", "12", "abc", "a-b", "z", "lit", "Ab", "123e4567-e89b-12d3-a456-426614174000", "-1"]
+        var seed: UInt64 = 0x7E57
+        var offered = 0, failed = 0
+        for _ in 0..<3_000 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let rest = (0..<(1 + Int(seed >> 62))).map { values[Int((seed >> UInt64(8 + $0 * 8)) & 0xFF) % values.count] }
+            let path = [seed & 1 == 0 ? "x" : "y"] + rest
+            let buffer = SegmentBuffer(path)
+            for pruning in [true, false] {
+                _ = t.match(buffer, pruning: pruning) { c, failure in
+                    let full = t.typeFailure(t.candidates[c], buffer)
+                    #expect(failure?.depth == full?.depth && failure == full, "\(path) \(t.candidates[c].name) pruning \(pruning)")
+                    offered += 1
+                    if full != nil { failed += 1 }
+                    return false
+                }
+            }
+        }
+        #expect(offered > 2_000 && failed > 200, "\(offered) offered, \(failed) failed")
+    }
+
     @Test func priorityOrdersRoutesOfTheSameShape() throws {
         let t = try trie([("low", "/s/:a"), ("high", "/s/:b")], priorities: ["high": 5])
         #expect(winner(t, ["s", "x"]) == "high")
