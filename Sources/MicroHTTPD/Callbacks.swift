@@ -56,14 +56,14 @@ final class RequestState {
 
     /// The request for the handler, with the state's buffers moved into it, not copied
     /// (a copy was a retain of each, five a request); ``giveBack(_:)`` returns them.
-    func lendRequest(method: String) -> HTTPRequest {
+    func lendRequest(method: (name: String, kind: HTTPMethod)) -> HTTPRequest {
         var target: [UInt8] = [], body: [UInt8] = [], headers = HeaderValues(), names: [String] = []
         swap(&target, &self.target)
         swap(&body, &self.body)
         swap(&headers, &self.headers)
         swap(&names, &headerNames)
-        return HTTPRequest(method: method, target: target, body: body, headerNames: names, headers: headers, began: began,
-                           questionMark: questionMark)
+        return HTTPRequest(method: method.name, target: target, body: body, headerNames: names, headers: headers, began: began,
+                           questionMark: questionMark, methodKind: method.kind)
     }
 
     /// The buffers lent to `request` back, for the connection's next request. (If the
@@ -248,13 +248,14 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
     return queue(connection, response, context: context, state: state)
 }
 
-/// The request method as a String; the common ones without reading or allocating.
-func methodName(_ method: UnsafePointer<CChar>) -> String {
+/// The request method as a String and as an ``HTTPMethod``; the common ones without
+/// reading or allocating.
+func methodName(_ method: UnsafePointer<CChar>) -> (name: String, kind: HTTPMethod) {
     func equals(_ name: StaticString) -> Bool { strcmp(method, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0 }
-    if equals("GET") { return "GET" }
-    if equals("HEAD") { return "HEAD" }
-    if equals("POST") { return "POST" }
-    return String(cString: method)
+    if equals("GET") { return ("GET", .get) }
+    if equals("HEAD") { return ("HEAD", .head) }
+    if equals("POST") { return ("POST", .post) }
+    return (String(cString: method), .other)
 }
 
 /// A small problem+json response for errors found before the handler runs.

@@ -1,11 +1,39 @@
 import CMicroHTTPD
 import SystemSupport
 
+/// The methods a handler tells apart without comparing Strings; any other is `other`
+/// (its name is in ``HTTPRequest/method``).
+public enum HTTPMethod: Int, Sendable, CaseIterable {
+    case get, head, post, other
+
+    /// The method a name spells (case-sensitive, RFC 9110 9.1).
+    public init(_ name: String) {
+        switch name {
+        case "GET": self = .get
+        case "HEAD": self = .head
+        case "POST": self = .post
+        default: self = .other
+        }
+    }
+
+    /// `GET`, `HEAD`, `POST`, or `other`.
+    public var label: String {
+        switch self {
+        case .get: "GET"
+        case .head: "HEAD"
+        case .post: "POST"
+        case .other: "other"
+        }
+    }
+}
+
 /// A request as the handler sees it: copied out of libmicrohttpd, valid after the
 /// callback returns.
 public struct HTTPRequest: Sendable {
     /// `GET`, `HEAD`, `POST`, ... as sent.
     public let method: String
+    /// ``method`` told apart as an integer is: what handlers compare.
+    public let methodKind: HTTPMethod
     /// The raw request target (`/v1/resolve?url=...`), not decoded.
     public internal(set) var target: [UInt8]
     /// The body (empty when none), at most ``HTTPDaemon/Configuration/maxBodySize``.
@@ -24,8 +52,9 @@ public struct HTTPRequest: Sendable {
 
     /// `questionMark`: where the target's `?` is (or its length), when the caller found it.
     init(method: String, target: [UInt8], body: [UInt8], headerNames: [String], headers: HeaderValues,
-         began: UInt64 = monotonicNanoseconds(), questionMark: Int? = nil) {
+         began: UInt64 = monotonicNanoseconds(), questionMark: Int? = nil, methodKind: HTTPMethod? = nil) {
         self.method = method
+        self.methodKind = methodKind ?? HTTPMethod(method)
         self.began = began
         self.target = target
         self.body = body

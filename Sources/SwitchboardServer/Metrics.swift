@@ -32,7 +32,8 @@ final class Metrics: Sendable {
     /// Upper bounds of the latency buckets, in seconds.
     static let buckets: [Double] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1]
 
-    static let methods = ["GET", "HEAD", "POST", "other"]
+    /// In ``HTTPMethod`` order: a request's method is counted by its raw value.
+    static let methods = HTTPMethod.allCases.map(\.label)
     static let statuses = [200, 304, 400, 404, 405, 408, 413, 414, 431, 500, 503, 0]
     /// `Resolution.Status.allCases`, built once (reading `allCases` builds an array).
     static let outcomeStatuses = Resolution.Status.allCases
@@ -60,8 +61,8 @@ final class Metrics: Sendable {
     /// Counts one request and the resolve results it answered. `nanoseconds` nil leaves
     /// the latency histogram alone (a held poll's answer: its wait is the client's
     /// choice, not our latency).
-    func record(endpoint: Endpoint, method: String, status: Int, nanoseconds: UInt64?, outcomes counted: OutcomeCounts = .none) {
-        let m = Self.methods.firstIndex(of: method) ?? Self.methods.count - 1
+    func record(endpoint: Endpoint, method: HTTPMethod, status: Int, nanoseconds: UInt64?, outcomes counted: OutcomeCounts = .none) {
+        let m = method.rawValue
         let st = Self.statuses.firstIndex(of: status) ?? Self.statuses.count - 1
         requests[(endpoint.rawValue * Self.methods.count + m) * Self.statuses.count + st].wrappingAdd(1, ordering: .relaxed)
         if let nanoseconds {

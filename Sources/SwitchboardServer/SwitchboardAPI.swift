@@ -44,36 +44,50 @@ final class SwitchboardAPI: HTTPHandler {
     /// An endpoint: its path, the methods it allows, and its handler.
     struct Endpoint: Sendable {
         let metric: Metrics.Endpoint
-        let methods: [String]
+        /// The methods it allows, a bit each by raw value: tested per request without
+        /// comparing Strings.
+        private let allowed: UInt8
         let handle: @Sendable (SwitchboardAPI, HTTPRequest, inout ScratchBuffers) -> (HTTPResponse, OutcomeCounts)
+
+        init(metric: Metrics.Endpoint, methods: [HTTPMethod],
+             handle: @escaping @Sendable (SwitchboardAPI, HTTPRequest, inout ScratchBuffers) -> (HTTPResponse, OutcomeCounts)) {
+            self.metric = metric
+            self.allowed = methods.reduce(0) { $0 | 1 << $1.rawValue }
+            self.handle = handle
+        }
+
+        func allows(_ method: HTTPMethod) -> Bool { allowed & 1 << method.rawValue != 0 }
+
+        /// The methods it allows, for an `Allow` header.
+        var methods: [String] { HTTPMethod.allCases.filter(allows).map(\.label) }
     }
 
     static let endpoints: [(path: [UInt8], endpoint: Endpoint)] = [
-        (Array("/v1/resolve".utf8), Endpoint(metric: .resolve, methods: ["GET", "HEAD", "POST"]) { api, request, scratch in
-            request.method == "POST" ? api.resolveBatch(request) : api.resolveOne(request, scratch: &scratch)
+        (Array("/v1/resolve".utf8), Endpoint(metric: .resolve, methods: [.get, .head, .post]) { api, request, scratch in
+            request.methodKind == .post ? api.resolveBatch(request) : api.resolveOne(request, scratch: &scratch)
         }),
-        (Array("/v1/manifest".utf8), Endpoint(metric: .manifest, methods: ["GET", "HEAD"]) { api, request, _ in
+        (Array("/v1/manifest".utf8), Endpoint(metric: .manifest, methods: [.get, .head]) { api, request, _ in
             (api.manifest(request), .none)
         }),
-        (Array("/v1/events".utf8), Endpoint(metric: .events, methods: ["GET"]) { api, request, _ in
+        (Array("/v1/events".utf8), Endpoint(metric: .events, methods: [.get]) { api, request, _ in
             (api.store.live.subscribe(lastEventID: request.header(.lastEventID)), .none)
         }),
-        (Array("/healthz".utf8), Endpoint(metric: .healthz, methods: ["GET", "HEAD"]) { _, _, _ in
+        (Array("/healthz".utf8), Endpoint(metric: .healthz, methods: [.get, .head]) { _, _, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"status":"ok"}"#.utf8)), .none)
         }),
-        (Array("/readyz".utf8), Endpoint(metric: .readyz, methods: ["GET", "HEAD"]) { api, _, _ in
+        (Array("/readyz".utf8), Endpoint(metric: .readyz, methods: [.get, .head]) { api, _, _ in
             (api.readiness(), .none)
         }),
-        (Array("/openapi.json".utf8), Endpoint(metric: .openapi, methods: ["GET", "HEAD"]) { _, _, _ in
+        (Array("/openapi.json".utf8), Endpoint(metric: .openapi, methods: [.get, .head]) { _, _, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: OpenAPIDocument.bytes), .none)
         }),
-        (Array("/v1/routes".utf8), Endpoint(metric: .routes, methods: ["GET", "HEAD"]) { api, request, _ in
+        (Array("/v1/routes".utf8), Endpoint(metric: .routes, methods: [.get, .head]) { api, request, _ in
             (api.routes(request), .none)
         }),
-        (Array("/v1/validate".utf8), Endpoint(metric: .validate, methods: ["POST"]) { api, request, _ in
+        (Array("/v1/validate".utf8), Endpoint(metric: .validate, methods: [.post]) { api, request, _ in
             api.validate(request)
         }),
-        (Array("/metrics".utf8), Endpoint(metric: .metrics, methods: ["GET", "HEAD"]) { api, _, _ in
+        (Array("/metrics".utf8), Endpoint(metric: .metrics, methods: [.get, .head]) { api, _, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                           body: Array(api.metrics.render(store: api.store.snapshot, live: api.store.live.figures).utf8)), .none)
         }),
@@ -104,7 +118,7 @@ final class SwitchboardAPI: HTTPHandler {
         let response: HTTPResponse
         if let i = Self.endpoint(at: path) {
             metric = Self.endpoints[i].endpoint.metric
-            if Self.endpoints[i].endpoint.methods.contains(request.method) {
+            if Self.endpoints[i].endpoint.allows(request.methodKind) {
                 (response, outcomes) = Self.endpoints[i].endpoint.handle(self, request, &scratch)
             } else {
                 let allowed = Self.endpoints[i].endpoint.methods.joined(separator: ", ")
@@ -114,7 +128,7 @@ final class SwitchboardAPI: HTTPHandler {
             }
         } else if let explorer, let asset = ExplorerAssets.path(path) {
             metric = .explorer
-            if request.method == "GET" || request.method == "HEAD", let answer = explorer.response(asset, request) {
+            if request.methodKind == .get || request.methodKind == .head, let answer = explorer.response(asset, request) {
                 response = answer
             } else if explorer.assets[asset] != nil {
                 var problem = Problem(status: 405, title: "Method Not Allowed", detail: "\(request.method) is not allowed here; use GET, HEAD")
@@ -130,7 +144,7 @@ final class SwitchboardAPI: HTTPHandler {
         // A held poll is counted when it is answered.
         if case .held = response.body { return response }
         let nanoseconds = monotonicNanoseconds() &- request.began
-        metrics.record(endpoint: metric, method: request.method, status: response.status, nanoseconds: nanoseconds, outcomes: outcomes)
+        metrics.record(endpoint: metric, method: request.methodKind, status: response.status, nanoseconds: nanoseconds, outcomes: outcomes)
         accessLog?.info("request", metadata: [
             "method": "\(request.method)", "target": "\(String(decoding: request.target, as: UTF8.self))",
             "status": "\(response.status)", "duration_us": "\(nanoseconds / 1000)",
