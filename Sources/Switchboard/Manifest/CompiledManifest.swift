@@ -24,6 +24,10 @@ public final class CompiledManifest: Sendable {
     let manifestSuffix: [UInt8]
     /// What results send the app to, per route, pattern and variant.
     let targets: ResultTargets
+    /// Per route, whether it can refuse a candidate whose types matched (`since`,
+    /// `until`, query params it checks): most cannot, and a match on one of those takes
+    /// the candidate without a look at the route.
+    let refusable: [Bool]
     /// Problems that do not stop the manifest from serving (unknown fields, ...).
     public let warnings: [ManifestDiagnostic]
 
@@ -86,6 +90,7 @@ public final class CompiledManifest: Sendable {
         self.warnings = diagnostics
         self.manifestSuffix = served.manifestSuffix
         self.targets = served.targets
+        self.refusable = served.refusable
         self.routePositions = served.routePositions
     }
 
@@ -95,6 +100,7 @@ public final class CompiledManifest: Sendable {
         let etag: String
         let manifestSuffix: [UInt8]
         let targets: ResultTargets
+        let refusable: [Bool]
         let routePositions: [SourcePosition]
 
         init(_ manifest: Manifest, routePositions: [SourcePosition]) {
@@ -108,6 +114,7 @@ public final class CompiledManifest: Sendable {
             suffix.byte(UInt8(ascii: "}"))
             manifestSuffix = suffix.bytes
             targets = ResultTargets(manifest)
+            refusable = manifest.routes.map { $0.since != nil || $0.until != nil || !$0.queryChecks.isEmpty }
             self.routePositions = routePositions
         }
     }

@@ -65,7 +65,9 @@ extension CompiledManifest {
                 // Without an explanation to record into, a closure that does not touch it.
                 if !explain {
                     return trie.match(segments) { index, failure in
-                        refusal(trie.candidates[index], failure, query, context) == nil
+                        guard failure == nil else { return false }
+                        let candidate = trie.candidates[index]
+                        return !refusable[candidate.route] || refusal(candidate, nil, query, context) == nil
                     }
                 }
                 return trie.match(segments, pruning: false) { index, failure in
