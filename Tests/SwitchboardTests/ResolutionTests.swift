@@ -196,6 +196,23 @@ struct ResolutionTests {
         #expect(spec.resolve("artsy://anything").status == .fallback)
     }
 
+    /// Host-restricted routes are found by host whether the manifest restricts routes to
+    /// a few hosts (compared in turn) or to many (hashed).
+    @Test(arguments: [1, 2, 8, 9, 12])
+    func hostRestrictedRoutesAreFoundWithFewOrManyHosts(_ count: Int) throws {
+        let hosts = (0..<count).map { "h\($0).example.com" } + ["plain.example.com"]
+        let routes = (0..<count).map { #"{"name": "r\#($0)", "hosts": ["h\#($0).example.com"], "pattern": "/x", "destination": "R\#($0)"}"# }
+            + [#"{"name": "general", "pattern": "/x", "destination": "General"}"#]
+        let json = #"{"version": 1, "hosts": [\#(hosts.map { "\"\($0)\"" }.joined(separator: ", "))], "routes": [\#(routes.joined(separator: ","))]}"#
+        let m = try CompiledManifest(json: Array(json.utf8))
+        for k in 0..<count {
+            #expect(m.resolve("https://h\(k).example.com/x").route?.name == "r\(k)", "\(count) hosts, h\(k)")
+            #expect(m.resolve("https://H\(k).EXAMPLE.com/x").route?.name == "r\(k)", "\(count) hosts, H\(k)")
+        }
+        #expect(m.resolve("https://plain.example.com/x").route?.name == "general")
+        #expect(m.resolve("/x").route?.name == "general")
+    }
+
     @Test func redirectsResolveAgainWithQueryAndFragment() {
         let r = spec.resolve("/works/soup?ref=x#f", explain: true)
         #expect(r.route?.name == "artwork")
