@@ -16,13 +16,13 @@ public enum HTTPMethod: Int, Sendable, CaseIterable {
         }
     }
 
-    /// `GET`, `HEAD`, `POST`, or `other`.
-    public var label: String {
+    /// `GET`, `HEAD` or `POST`; nil for another.
+    public var name: String? {
         switch self {
         case .get: "GET"
         case .head: "HEAD"
         case .post: "POST"
-        case .other: "other"
+        case .other: nil
         }
     }
 }
@@ -32,7 +32,8 @@ public enum HTTPMethod: Int, Sendable, CaseIterable {
 public struct HTTPRequest: Sendable {
     /// `GET`, `HEAD`, `POST`, ... as sent.
     public let method: String
-    /// ``method`` told apart as an integer is: what handlers compare.
+    /// ``method`` as an ``HTTPMethod``: what handlers compare, an integer rather than a
+    /// String.
     public let methodKind: HTTPMethod
     /// The raw request target (`/v1/resolve?url=...`), not decoded.
     public internal(set) var target: [UInt8]

@@ -33,7 +33,7 @@ final class Metrics: Sendable {
     static let buckets: [Double] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1]
 
     /// In ``HTTPMethod`` order: a request's method is counted by its raw value.
-    static let methods = HTTPMethod.allCases.map(\.label)
+    static let methods = HTTPMethod.allCases.map { $0.name ?? "other" }
     static let statuses = [200, 304, 400, 404, 405, 408, 413, 414, 431, 500, 503, 0]
     /// `Resolution.Status.allCases`, built once (reading `allCases` builds an array).
     static let outcomeStatuses = Resolution.Status.allCases

@@ -59,7 +59,7 @@ final class SwitchboardAPI: HTTPHandler {
         func allows(_ method: HTTPMethod) -> Bool { allowed & 1 << method.rawValue != 0 }
 
         /// The methods it allows, for an `Allow` header.
-        var methods: [String] { HTTPMethod.allCases.filter(allows).map(\.label) }
+        var methods: [String] { HTTPMethod.allCases.filter(allows).compactMap(\.name) }
     }
 
     static let endpoints: [(path: [UInt8], endpoint: Endpoint)] = [
