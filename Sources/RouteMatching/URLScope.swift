@@ -213,7 +213,7 @@ public struct URLScope: Sendable {
         var fragmentRange: Range<Int>? = nil
         if pathEnd < input.count {
             if input[pathEnd] == UInt8(ascii: "?") {
-                let hash = input[(pathEnd + 1)...].firstIndex(of: UInt8(ascii: "#")) ?? input.count
+                let hash = ASCII.firstIndex(of: UInt8(ascii: "#"), or: UInt8(ascii: "#"), in: input.span, from: pathEnd + 1)
                 queryRange = (pathEnd + 1)..<hash
                 if hash < input.count { fragmentRange = (hash + 1)..<input.count }
             } else {
@@ -223,17 +223,18 @@ public struct URLScope: Sendable {
         guard let segments = normalizedSegments(input, pathStart..<pathEnd) else { return .rejected(.invalidUTF8) }
         var query: [(key: String, value: String)] = []
         if let queryRange {
+            // Items split at `&`, the key at the first `=`: found eight bytes a step.
+            let span = input.span, end = queryRange.upperBound
             var itemStart = queryRange.lowerBound
-            while itemStart <= queryRange.upperBound {
-                let itemEnd = input[itemStart..<queryRange.upperBound].firstIndex(of: UInt8(ascii: "&")) ?? queryRange.upperBound
-                if itemEnd > itemStart {
-                    let eq = input[itemStart..<itemEnd].firstIndex(of: UInt8(ascii: "=")) ?? itemEnd
-                    if eq > itemStart {
-                        guard let key = PercentDecoding.decode(input, itemStart..<eq, plusAsSpace: true),
-                              let value = PercentDecoding.decode(input, eq < itemEnd ? (eq + 1)..<itemEnd : itemEnd..<itemEnd, plusAsSpace: true)
-                        else { return .rejected(.invalidUTF8) }
-                        query.append((key, value))
-                    }
+            while itemStart <= end {
+                let eq = Swift.min(ASCII.firstIndex(of: UInt8(ascii: "&"), or: UInt8(ascii: "="), in: span, from: itemStart), end)
+                let hasValue = eq < end && span[eq] == UInt8(ascii: "=")
+                let itemEnd = hasValue ? Swift.min(ASCII.firstIndex(of: UInt8(ascii: "&"), or: UInt8(ascii: "&"), in: span, from: eq + 1), end) : eq
+                if eq > itemStart {
+                    guard let key = PercentDecoding.decode(input, itemStart..<eq, plusAsSpace: true),
+                          let value = PercentDecoding.decode(input, hasValue ? (eq + 1)..<itemEnd : itemEnd..<itemEnd, plusAsSpace: true)
+                    else { return .rejected(.invalidUTF8) }
+                    query.append((key, value))
                 }
                 itemStart = itemEnd + 1
             }
