@@ -227,12 +227,13 @@ public struct URLScope: Sendable {
             let span = input.span, end = queryRange.upperBound
             var itemStart = queryRange.lowerBound
             while itemStart <= end {
-                let eq = Swift.min(ASCII.firstIndex(of: UInt8(ascii: "&"), or: UInt8(ascii: "="), in: span, from: itemStart), end)
-                let hasValue = eq < end && span[eq] == UInt8(ascii: "=")
-                let itemEnd = hasValue ? Swift.min(ASCII.firstIndex(of: UInt8(ascii: "&"), or: UInt8(ascii: "&"), in: span, from: eq + 1), end) : eq
-                if eq > itemStart {
-                    guard let key = PercentDecoding.decode(input, itemStart..<eq, plusAsSpace: true),
-                          let value = PercentDecoding.decode(input, hasValue ? (eq + 1)..<itemEnd : itemEnd..<itemEnd, plusAsSpace: true)
+                // The key ends at the item's first `=`, or with the item when it has none.
+                let keyEnd = Swift.min(ASCII.firstIndex(of: UInt8(ascii: "&"), or: UInt8(ascii: "="), in: span, from: itemStart), end)
+                let hasValue = keyEnd < end && span[keyEnd] == UInt8(ascii: "=")
+                let itemEnd = hasValue ? Swift.min(ASCII.firstIndex(of: UInt8(ascii: "&"), or: UInt8(ascii: "&"), in: span, from: keyEnd + 1), end) : keyEnd
+                if keyEnd > itemStart {
+                    guard let key = PercentDecoding.decode(input, itemStart..<keyEnd, plusAsSpace: true),
+                          let value = PercentDecoding.decode(input, hasValue ? (keyEnd + 1)..<itemEnd : itemEnd..<itemEnd, plusAsSpace: true)
                     else { return .rejected(.invalidUTF8) }
                     query.append((key, value))
                 }
