@@ -1,8 +1,32 @@
-/// ASCII case folding on bytes, shared by the URL parser, the trie and the server's
-/// header readers: `A`-`Z` lowered, every other byte (UTF-8 included) unchanged.
+/// ASCII case folding, comparison and search on bytes, shared by the URL parser, the
+/// trie and the server's header readers: `A`-`Z` lowered, every other byte (UTF-8
+/// included) unchanged.
 package enum ASCII {
     @inlinable @inline(__always)
     package static func lowercased(_ b: UInt8) -> UInt8 { b &- UInt8(ascii: "A") < 26 ? b | 0x20 : b }
+
+    // MARK: - Comparing
+
+    /// Whether two byte spans hold the same bytes. Every byte is compared, with no early
+    /// exit: a loop the compiler vectorizes (an ETag is 73 bytes, compared on every poll).
+    @inlinable
+    package static func equal(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for k in 0..<a.count { difference |= a[k] ^ b[k] }
+        return difference == 0
+    }
+
+    /// Whether `bytes` spell the lowercase ASCII `word`, ignoring ASCII case (a scheme, a
+    /// content coding, an ETag's `*`).
+    @inlinable
+    package static func equalsIgnoringCase(_ bytes: Span<UInt8>, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        return word.withUTF8Buffer { w in
+            for k in 0..<w.count where lowercased(bytes[k]) != w[k] { return false }
+            return true
+        }
+    }
 
     // MARK: - Eight bytes at a time
 

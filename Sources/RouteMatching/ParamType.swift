@@ -59,7 +59,7 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
         case .int: return Self.intValue(value) != nil
         case .uuid: return Self.isUUID(value)
         case .slug: return Self.isSlug(value)
-        case .enumeration(let values): return values.contains { Self.equal($0.utf8.span, value) }
+        case .enumeration(let values): return values.contains { ASCII.equal($0.utf8.span, value) }
         case .regex(let regex): return regex.matches(text())
         }
     }
@@ -106,13 +106,6 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
 
     @inline(__always) static func isHexDigit(_ b: UInt8) -> Bool {
         ASCIISet.hexDigits.contains(b)
-    }
-
-    /// Whether two UTF-8 spans hold the same bytes (an enum's values are compared byte for byte).
-    static func equal(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        for i in 0..<a.count where a[i] != b[i] { return false }
-        return true
     }
 
     /// `[A-Za-z0-9_-]`.

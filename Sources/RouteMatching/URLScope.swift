@@ -103,8 +103,9 @@ public struct URLScope: Sendable {
         if let problem = Self.screen(input, plain: &plain) { return .rejected(problem) }
         if let colon = Self.schemeEnd(input) {
             // http and https, the common case, are recognized without building a String.
-            let isHTTP = Self.equalsIgnoringCase(input[..<colon], "http")
-            if isHTTP || Self.equalsIgnoringCase(input[..<colon], "https") {
+            let scheme = input.span.extracting(..<colon)
+            let isHTTP = ASCII.equalsIgnoringCase(scheme, "http")
+            if isHTTP || ASCII.equalsIgnoringCase(scheme, "https") {
                 guard Self.hasPrefix(input, "//", at: colon + 1) else { return .rejected(.missingHost) }
                 return authority(input, from: colon + 3, defaultPorts: isHTTP ? Self.httpPorts : Self.httpsPorts, schemeRelative: false)
             }
@@ -249,19 +250,6 @@ public struct URLScope: Sendable {
     }
 
     static let httpPorts = [80], httpsPorts = [443], anyWebPorts = [80, 443]
-
-    /// Whether `bytes` spell the lowercase ASCII `word`, ignoring ASCII case.
-    static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
-        guard bytes.count == word.utf8CodeUnitCount else { return false }
-        return word.withUTF8Buffer { w in
-            var k = 0
-            for b in bytes {
-                guard ASCII.lowercased(b) == w[k] else { return false }
-                k += 1
-            }
-            return true
-        }
-    }
 
     @inline(__always) package static func isAlpha(_ b: UInt8) -> Bool {
         (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))

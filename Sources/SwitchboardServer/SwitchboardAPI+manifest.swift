@@ -55,15 +55,15 @@ extension SwitchboardAPI {
         // instructions per poll): split at commas, trim spaces, drop a W/ prefix, compare.
         let e = etag.utf8.span
         // What pollers send: the ETag they were given, as it was.
-        if h.count == e.count, Self.equal(h, 0..<h.count, e) { return true }
+        if ASCII.equal(h, e) { return true }
         let wanted = Self.hasWeakPrefix(e, 0..<e.count) ? 2 : 0
         var start = 0
         while start < h.count {
             let end = Self.next(UInt8(ascii: ","), in: h, from: start, to: h.count)
             var tag = Self.trimmed(h, start..<end)
-            if Self.equalsIgnoringCase(h, tag, "*") { return true }
+            if ASCII.equalsIgnoringCase(h.extracting(tag), "*") { return true }
             if Self.hasWeakPrefix(h, tag) { tag = (tag.lowerBound + 2)..<tag.upperBound }
-            if tag.count == e.count - wanted, Self.equal(h, tag, e, from: wanted) { return true }
+            if tag.count == e.count - wanted, ASCII.equal(h.extracting(tag), e.extracting(wanted...)) { return true }
             start = end + 1
         }
         return false
@@ -101,25 +101,12 @@ extension SwitchboardAPI {
                 }
                 p = parameterEnd
             }
-            if Self.equalsIgnoringCase(h, coding, "gzip") || Self.equalsIgnoringCase(h, coding, "x-gzip") { return q > 0 }
-            if Self.equalsIgnoringCase(h, coding, "*") { star = q > 0 }
+            let name = h.extracting(coding)
+            if ASCII.equalsIgnoringCase(name, "gzip") || ASCII.equalsIgnoringCase(name, "x-gzip") { return q > 0 }
+            if ASCII.equalsIgnoringCase(name, "*") { star = q > 0 }
             start = end + 1
         }
         return star
-    }
-
-    /// Whether `h[range]` equals `e` from `offset` on (`range.count` bytes of it).
-    private static func equal(_ h: Span<UInt8>, _ range: Range<Int>, _ e: Span<UInt8>, from offset: Int = 0) -> Bool {
-        equal(h.extracting(range), e.extracting(offset..<(offset + range.count)))
-    }
-
-    /// Whether two byte spans are equal. Every byte is compared, with no early exit: a
-    /// loop the compiler vectorizes (an ETag is 73 bytes, compared on every poll).
-    static func equal(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for k in 0..<a.count { difference |= a[k] ^ b[k] }
-        return difference == 0
     }
 
     /// The index of the first `byte` in `h[from..<to]`, or `to`.
@@ -135,17 +122,6 @@ extension SwitchboardAPI {
         while lo < hi, h[lo] == UInt8(ascii: " ") || h[lo] == UInt8(ascii: "\t") { lo += 1 }
         while hi > lo, h[hi - 1] == UInt8(ascii: " ") || h[hi - 1] == UInt8(ascii: "\t") { hi -= 1 }
         return lo..<hi
-    }
-
-    /// Whether `h[range]` spells the lowercase ASCII `word`, ignoring ASCII case.
-    private static func equalsIgnoringCase(_ h: Span<UInt8>, _ range: Range<Int>, _ word: StaticString) -> Bool {
-        guard range.count == word.utf8CodeUnitCount else { return false }
-        return word.withUTF8Buffer { w in
-            for k in 0..<w.count {
-                guard ASCII.lowercased(h[range.lowerBound + k]) == w[k] else { return false }
-            }
-            return true
-        }
     }
 
     private static func hasWeakPrefix(_ h: Span<UInt8>, _ range: Range<Int>) -> Bool {

@@ -138,7 +138,7 @@ extension SwitchboardAPI {
 
     /// Whether the bytes of a query key spell `word`.
     static func equals(_ key: Span<UInt8>, _ word: StaticString) -> Bool {
-        key.count == word.utf8CodeUnitCount && word.withUTF8Buffer { equal(key, $0.span) }
+        key.count == word.utf8CodeUnitCount && word.withUTF8Buffer { ASCII.equal(key, $0.span) }
     }
 
     /// Whether a raw query value has anything to decode (`%XX` or `+`).

@@ -1,5 +1,6 @@
 import Logging
 import MicroHTTPD
+import RouteMatching
 import Switchboard
 import SystemSupport
 
@@ -99,7 +100,7 @@ final class SwitchboardAPI: HTTPHandler {
     static func endpoint(at path: ArraySlice<UInt8>) -> Int? {
         for i in endpoints.indices {
             let candidate = endpoints[i].path
-            if candidate.count == path.count && equal(candidate.span, path.span) { return i }
+            if candidate.count == path.count && ASCII.equal(candidate.span, path.span) { return i }
         }
         return nil
     }
