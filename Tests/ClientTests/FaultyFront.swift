@@ -123,7 +123,7 @@ final class UpdateLog: Sendable {
     var all: [ClientUpdateSummary] { entries.withLock { $0 } }
 
     /// Waits until an entry satisfies `condition`; returns it.
-    func first(within seconds: Double = 60, where condition: (ClientUpdateSummary) -> Bool) async -> ClientUpdateSummary? {
+    func first(within seconds: Double = 120, where condition: (ClientUpdateSummary) -> Bool) async -> ClientUpdateSummary? {
         var found: ClientUpdateSummary?
         _ = await waitUntil(within: seconds) {
             found = all.first(where: condition)
@@ -144,8 +144,9 @@ struct ClientUpdateSummary: Sendable, Equatable {
 /// Polls `condition` until it holds or `seconds` pass, sleeping between tries: a test that
 /// blocked its thread instead would starve the client's tasks of Swift concurrency's
 /// small pool (two threads on two cores, shared with every suite running in parallel,
-/// whose synchronous tests block it for seconds at the start of a run: hence a minute).
-func waitUntil(within seconds: Double = 60, _ condition: () throws -> Bool) async rethrows -> Bool {
+/// whose synchronous tests block it for seconds at the start of a run: hence two minutes;
+/// a CI run on this machine once needed 66 s for a client's first report).
+func waitUntil(within seconds: Double = 120, _ condition: () throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if try condition() { return true }

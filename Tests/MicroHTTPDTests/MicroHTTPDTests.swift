@@ -173,7 +173,9 @@ struct MicroHTTPDTests {
         func connect() throws -> Int32 { try Self.connect(port) }
         func send(_ fd: Int32, _ text: String) { Self.send(fd, text) }
         func waitFor(_ expected: Int) -> Int {
-            let deadline = ContinuousClock.now + .seconds(5)
+            // Generous: the daemon's two threads share two cores with every suite running in
+            // parallel (a CI run saw 5 s pass before a closed connection's state was freed).
+            let deadline = ContinuousClock.now + .seconds(30)
             while context.connectionStates.load(ordering: .relaxed) != expected && ContinuousClock.now < deadline { usleep(10_000) }
             return context.connectionStates.load(ordering: .relaxed)
         }
