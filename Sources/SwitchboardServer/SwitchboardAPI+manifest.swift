@@ -63,7 +63,7 @@ extension SwitchboardAPI {
             var tag = Self.trimmed(h, start..<end)
             if ASCII.equalsIgnoringCase(h.extracting(tag), "*") { return true }
             if Self.hasWeakPrefix(h, tag) { tag = (tag.lowerBound + 2)..<tag.upperBound }
-            if tag.count == e.count - wanted, ASCII.equal(h.extracting(tag), e.extracting(wanted...)) { return true }
+            if ASCII.equal(h.extracting(tag), e.extracting(wanted...)) { return true }
             start = end + 1
         }
         return false

@@ -136,7 +136,8 @@ extension SwitchboardAPI {
         }
     }
 
-    /// Whether the bytes of a query key spell `word`.
+    /// Whether the bytes of a query key spell `word` (the count first: most keys are passed
+    /// over without the closure).
     static func equals(_ key: Span<UInt8>, _ word: StaticString) -> Bool {
         key.count == word.utf8CodeUnitCount && word.withUTF8Buffer { ASCII.equal(key, $0.span) }
     }

@@ -100,6 +100,7 @@ final class SwitchboardAPI: HTTPHandler {
     static func endpoint(at path: ArraySlice<UInt8>) -> Int? {
         for i in endpoints.indices {
             let candidate = endpoints[i].path
+            // The count first: most entries are passed over without making two spans.
             if candidate.count == path.count && ASCII.equal(candidate.span, path.span) { return i }
         }
         return nil
