@@ -187,24 +187,26 @@ struct ManifestValidator {
 
     private mutating func checkRedirects() {
         var edges: [Int: [Int]] = [:]
+        var found: [Int: [Int]] = [:]
         for (i, route) in manifest.routes.enumerated() where route.redirect != nil {
             // Where the redirect applies: its hosts, or every host and URLs with none. A
             // host without routes of its own searches only the general routes, as URLs
             // without a host do: searched once for all of them.
-            var found: [Int] = []
+            var reached: [Int] = []
             var stranded: [String?] = []
             let general = route.hosts == nil ? targets(of: i, on: nil) : nil
             if let general {
                 if general.isEmpty { stranded.append(nil) }
-                found = general
+                reached = general
             }
             for host in route.hosts ?? hostKeys {
                 let here = byHost[host] == nil ? (general ?? targets(of: i, on: host)) : targets(of: i, on: host)
                 if here.isEmpty { stranded.append(host) }
-                for target in here where !found.contains(target) { found.append(target) }
+                for target in here where !reached.contains(target) { reached.append(target) }
             }
+            found[i] = reached
             let pointer = "/routes/\(route.index)/redirect"
-            if found.isEmpty {
+            if reached.isEmpty {
                 diagnostics.append(ManifestDiagnostic(code: "redirect-target", pointer: pointer,
                     message: "redirect \"\(route.redirect!.text)\" matches no route of the manifest"))
             } else if !stranded.isEmpty {
@@ -214,29 +216,34 @@ struct ManifestValidator {
                 diagnostics.append(ManifestDiagnostic(.warning, code: "redirect-target-hosts", pointer: pointer,
                     message: "redirect \"\(route.redirect!.text)\" lands on a route restricted to other hosts; on \(names.joined(separator: ", ")) it ends at the fallback"))
             }
-            edges[i] = found.filter { manifest.routes[$0].redirect != nil }
+            edges[i] = reached.filter { manifest.routes[$0].redirect != nil }
         }
-        // Depth-first search for cycles among redirect routes.
-        var state: [Int: Int] = [:]  // 1 visiting, 2 done
-        var reported = Set<Int>()
-        func visit(_ node: Int, _ path: [Int], _ diagnostics: inout [ManifestDiagnostic]) {
-            state[node] = 1
+        // The graph over-approximates what follows a redirect: a route that is on no cycle
+        // of it and starts no path longer than the hop limit needs no URL followed, as in
+        // most manifests. The others are followed URL by URL (``RedirectChains``).
+        var depth: [Int: Int] = [:]  // hops a chain from the route may take, at most; -1 while visited
+        func longest(_ node: Int) -> Int {
+            if let known = depth[node] { return known < 0 ? .max : known }
+            depth[node] = -1
+            var most = 1
             for next in edges[node] ?? [] {
-                if state[next] == 1 {
-                    let cycle = Array(path[(path.firstIndex(of: next) ?? 0)...]) + [next]
-                    if reported.insert(next).inserted {
-                        let names = cycle.map { "\"\(manifest.routes[$0].name)\"" }.joined(separator: " -> ")
-                        diagnostics.append(ManifestDiagnostic(code: "redirect-cycle", pointer: "/routes/\(manifest.routes[next].index)/redirect",
-                            message: "redirects form a cycle: \(names)"))
-                    }
-                } else if state[next] == nil {
-                    visit(next, path + [next], &diagnostics)
-                }
+                let further = longest(next)
+                most = further == .max ? .max : max(most, further + 1)
+                if most == .max { break }
             }
-            state[node] = 2
+            depth[node] = most
+            return most
         }
-        for node in edges.keys.sorted() where state[node] == nil {
-            visit(node, [node], &diagnostics)
+        let starts = edges.keys.sorted().filter { longest($0) > CompiledManifest.maxRedirects }
+        guard !starts.isEmpty else { return }
+        var involved: [Int] = []
+        for start in starts { for target in found[start] ?? [] where !involved.contains(target) { involved.append(target) } }
+        let gated = manifest.routes.contains { $0.since != nil || $0.until != nil || !$0.queryChecks.isEmpty }
+        let worlds = (gated ? [true, false] : [true]).map {
+            RedirectStepper(manifest: manifest, general: general, byHost: byHost, gatesOpen: $0)
         }
+        let chains = RedirectChains(manifest: manifest, worlds: worlds, hostKeys: hostKeys.filter { byHost[$0] != nil },
+                                    redirects: starts.count)
+        diagnostics += chains.check(starts: starts, involved: involved)
     }
 }
