@@ -3,15 +3,18 @@ import MicroHTTPD
 import Switchboard
 import SystemSupport
 
-/// SPEC §6, the server's half: conditional GETs held until another manifest is in
-/// service (`Prefer: wait=N`) and Server-Sent Event streams, woken by the store's swap.
+/// The manifest in service and those waiting for the next one (SPEC §6, the server's
+/// half): conditional GETs held until another manifest is in service (`Prefer: wait=N`)
+/// and Server-Sent Event streams.
 ///
-/// Registration and the swap meet under one lock: a poll registers only while the
-/// manifest it compared with is still the one in service, so none can miss a change that
-/// happens between its comparison and its registration. Held requests and streams are
-/// parked in the HTTP daemon and cost no thread; the answer of a held poll is decided when
-/// it is sent, from the manifest in service then, so a burst of reloads leaves every
-/// client on the last one.
+/// It is the one owner of the manifest in service: requests read it here, the store puts
+/// a new one here, and the swap, the choice of the polls it wakes and a poll's
+/// registration happen under one lock. A poll registers only while the manifest it
+/// compared with is still the one in service, so none can miss a change between its
+/// comparison and its registration, and none is answered from a manifest older than one
+/// a request was already answered from. Held requests and streams are parked in the HTTP
+/// daemon and cost no thread; the answer of a held poll is decided when it is sent, from
+/// the manifest in service then, so a burst of reloads leaves every client on the last one.
 final class LiveUpdates: Sendable {
     /// Seconds a held poll may ask for; more is read as the maximum.
     static let waitRange = 1...300
@@ -40,8 +43,17 @@ final class LiveUpdates: Sendable {
         var wakeupSeconds = 0.0
     }
 
-    private struct State: Sendable {
+    /// The manifest in service and how reloads went, changed together: a request never
+    /// sees a new manifest beside the previous reload's error.
+    struct Service: Sendable {
         var current: ServedManifest
+        var lastReloadError: String?
+        var reloads = 0
+        var reloadFailures = 0
+    }
+
+    private struct State: Sendable {
+        var service: Service
         var waiters: [UInt64: Waiter] = [:]
         /// Waiters woken by a swap and not yet answered, with the swap's time.
         var woken: [UInt64: ContinuousClock.Instant] = [:]
@@ -54,11 +66,13 @@ final class LiveUpdates: Sendable {
     }
 
     private let state: Locked<State>
+    /// Runs between a swap and the wake-ups it decided, for tests that pause there.
+    let afterSwap = Locked<(@Sendable () -> Void)?>(nil)
     /// Sends the keep-alive comment; cancelled by `stop()`. Dispatch sources are thread-safe.
     nonisolated(unsafe) private let keepAlive: DispatchSourceTimer
 
     init(current: ServedManifest) {
-        state = Locked(State(current: current))
+        state = Locked(State(service: Service(current: current)))
         keepAlive = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "switchboard.keep-alive"))
         keepAlive.schedule(deadline: .now() + .seconds(Self.keepAliveSeconds), repeating: .seconds(Self.keepAliveSeconds))
         keepAlive.setEventHandler { [weak self] in self?.broadcast(ServerSentEvent.keepAlive) }
@@ -66,6 +80,12 @@ final class LiveUpdates: Sendable {
     }
 
     func stop() { keepAlive.cancel() }
+
+    /// The manifest to answer one request from.
+    var current: ServedManifest { state.withLock { $0.service.current } }
+
+    /// The manifest in service with the reload figures of the same moment.
+    var service: Service { state.withLock { $0.service } }
 
     var figures: Figures {
         state.withLock { s in
@@ -117,7 +137,7 @@ final class LiveUpdates: Sendable {
             return response
         }
         let registered = state.withLock { s in
-            guard (echo ? s.current.echoETag : s.current.compiled.etag) == etag else { return false }
+            guard (echo ? s.service.current.echoETag : s.service.current.compiled.etag) == etag else { return false }
             s.waiters[id] = Waiter(request: request, etag: etag, echo: echo)
             return true
         }
@@ -137,7 +157,7 @@ final class LiveUpdates: Sendable {
                 s.figures.wakeups[bucket] += 1
                 s.figures.wakeupSeconds += seconds
             }
-            return s.current
+            return s.service.current
         }
     }
 
@@ -151,7 +171,8 @@ final class LiveUpdates: Sendable {
         let stream: EventStream = state.withLock { s in
             let id = s.nextID
             s.nextID += 1
-            let initial = lastEventID == s.current.compiled.etag ? retry : retry + Self.manifestEvent(s.current)
+            let current = s.service.current
+            let initial = lastEventID == current.compiled.etag ? retry : retry + Self.manifestEvent(current)
             let stream = EventStream(initial: initial, limit: Self.streamBacklogLimit) { [weak self] in
                 self?.state.withLock { _ = $0.streams.removeValue(forKey: id) }
             }
@@ -165,13 +186,15 @@ final class LiveUpdates: Sendable {
 
     // MARK: Changes
 
-    /// Called by the store right after it put `served` in service: wakes the polls whose
-    /// manifest it replaces and tells the streams (when its ETag differs from the last).
-    func manifestChanged(to served: ServedManifest) {
+    /// Puts `served` in service: swaps it in, wakes the polls whose manifest it replaces
+    /// and tells the streams (when its ETag differs from the last).
+    func putInService(_ served: ServedManifest) {
         let now = ContinuousClock.now
         let (wake, streams): ([HeldRequest], [EventStream]) = state.withLock { s in
-            let changed = s.current.compiled.etag != served.compiled.etag
-            s.current = served
+            let changed = s.service.current.compiled.etag != served.compiled.etag
+            s.service.current = served
+            s.service.reloads += 1
+            s.service.lastReloadError = nil
             s.lastFailure = nil
             var wake: [HeldRequest] = []
             let stale = s.waiters.filter { $0.value.etag != ($0.value.echo ? served.echoETag : served.compiled.etag) }
@@ -183,6 +206,7 @@ final class LiveUpdates: Sendable {
             }
             return (wake, changed ? Array(s.streams.values) : [])
         }
+        afterSwap.withLock { $0 }?()
         // Streams first: a send each, where a poll's wake-up is a resume and an answer.
         if !streams.isEmpty {
             let event = Self.manifestEvent(served)
@@ -191,10 +215,12 @@ final class LiveUpdates: Sendable {
         for request in wake { request.wake() }
     }
 
-    /// Called by the store when a new file was refused and the last good one stays;
-    /// announced once until a manifest is put in service or another refusal comes.
-    func reloadFailed(_ message: String, at epoch: Int64) {
+    /// Records that a new file was refused and the last good one stays; announced once
+    /// until a manifest is put in service or another refusal comes.
+    func refused(_ message: String, at epoch: Int64) {
         let news = state.withLock { s in
+            s.service.reloadFailures += 1
+            s.service.lastReloadError = message
             defer { s.lastFailure = message }
             return s.lastFailure != message
         }

@@ -78,7 +78,7 @@ final class Metrics: Sendable {
 
     /// The exposition text; manifest figures come from the store, held polls and streams
     /// from its live updates.
-    func render(store: ManifestStore.State, live: LiveUpdates.Figures) -> String {
+    func render(store: LiveUpdates.Service, live: LiveUpdates.Figures) -> String {
         var out = ""
         out += "# HELP switchboard_http_requests_total HTTP requests by endpoint, method and status.\n"
         out += "# TYPE switchboard_http_requests_total counter\n"

@@ -90,7 +90,7 @@ final class SwitchboardAPI: HTTPHandler {
         }),
         (Array("/metrics".utf8), Endpoint(metric: .metrics, methods: [.get, .head]) { api, _, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                          body: Array(api.metrics.render(store: api.store.snapshot, live: api.store.live.figures).utf8)), .none)
+                          body: Array(api.metrics.render(store: api.store.live.service, live: api.store.live.figures).utf8)), .none)
         }),
     ]
 
@@ -155,7 +155,7 @@ final class SwitchboardAPI: HTTPHandler {
     }
 
     func readiness() -> HTTPResponse {
-        let snapshot = store.snapshot
+        let snapshot = store.live.service
         let served = snapshot.current
         let body = JSONValue.object([
             .init("status", .string("ready")),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SwitchboardServer
+import SystemSupport
 
 /// SPEC §6, the server's half, over real sockets: conditional GETs held by
 /// `Prefer: wait=N` until a reload (an atomic rename of the file) or their timeout, and
@@ -73,6 +74,80 @@ struct LiveUpdateTests {
         let timed = lines.first { $0.hasPrefix("switchboard_http_request_duration_seconds_count ") }
             .flatMap { Int($0.split(separator: " ").last ?? "") }
         #expect(timed == requests - 1)
+    }
+
+    /// A request answered from the new manifest before the swap's wake-ups went out: a
+    /// poll with its ETag is held, not answered at once from the manifest it replaced.
+    @Test func aPollWithTheNewETagIsHeldBetweenTheSwapAndItsWakeUps() throws {
+        let f = try Fixture(watch: false)
+        let old = f.etag
+        let paused = DispatchSemaphore(value: 0), resume = DispatchSemaphore(value: 0)
+        f.server.store.live.afterSwap.withLock { $0 = { paused.signal(); resume.wait() } }
+        try f.folder.replace(Manifests.small(version: 2, destination: "Second"))
+        let server = f.server
+        let reload = BackgroundThread { server.reload() }
+        #expect(paused.wait(timeout: .now() + 10) == .success)
+        let fresh = try RawHTTP.get("/v1/manifest", headers: [("If-None-Match", old)], port: f.port)
+        #expect(fresh.status == 200)
+        #expect(fresh.header("X-Manifest-Version") == "2")
+        let etag = try #require(fresh.header("ETag"))
+        let (response, seconds) = try f.poll(etag: etag, prefer: "wait=1").join().get()
+        resume.signal()
+        _ = reload.join()
+        #expect(response.status == 304, "answered \(response.status) with version \(response.header("X-Manifest-Version") ?? "-")")
+        #expect(seconds >= 0.9)
+    }
+
+    /// Reloads every 5 ms, followed by 300 clients from 8 addresses, each alternating a
+    /// conditional GET and a held poll: none ever receives a version older than one it had.
+    @Test func clientsFollowingRapidReloadsNeverGoBack() throws {
+        let f = try Fixture(watch: false)
+        let server = f.server, folder = f.folder, port = f.port
+        let done = Locked(false)
+        let reloads = BackgroundThread { () -> Int in
+            var version = 1
+            let end = Date().addingTimeInterval(3)
+            while Date() < end {
+                version += 1
+                try? folder.replace(Manifests.small(version: version, destination: "V\(version)"))
+                _ = server.reload()
+                usleep(5000)
+            }
+            done.withLock { $0 = true }
+            return version
+        }
+        let clients = (0..<300).map { i in
+            BackgroundThread { () -> (answers: Int, regressions: [String]) in
+                var etag = "\"none\"", highest = 0, answers = 0, regressions: [String] = []
+                var wait = false
+                while !done.withLock({ $0 }) {
+                    // A connection a request, from one of 8 addresses.
+                    let prefer = wait ? "Prefer: wait=1\r\n" : ""
+                    let response: RawHTTP.Response
+                    do {
+                        let connection = try RawHTTP.Connection(port: port, source: "127.0.0.\(1 + i % 8)")
+                        connection.send(Array("GET /v1/manifest HTTP/1.1\r\nHost: x\r\nConnection: close\r\nIf-None-Match: \(etag)\r\n\(prefer)\r\n".utf8))
+                        response = try connection.response()
+                    } catch {
+                        return (answers, regressions + ["client \(i): no answer after \(answers): \(error)"])
+                    }
+                    answers += 1
+                    wait.toggle()
+                    guard response.status == 200 else { continue }
+                    let version = Int(response.header("X-Manifest-Version") ?? "") ?? 0
+                    if version < highest { regressions.append("client \(i): version \(version) after \(highest)") }
+                    highest = max(highest, version)
+                    etag = response.header("ETag") ?? etag
+                }
+                return (answers, regressions)
+            }
+        }
+        let versions = reloads.join()
+        let results = clients.map { $0.join() }
+        let regressions = results.flatMap(\.regressions)
+        #expect(regressions.isEmpty, "\(regressions.prefix(10))")
+        #expect(versions > 100)
+        #expect(results.map(\.answers).reduce(0, +) > 1000)
     }
 
     @Test func aHeldPollTimesOutWith304AfterItsWaitAndJitter() throws {
