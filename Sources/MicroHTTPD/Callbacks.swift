@@ -302,7 +302,10 @@ func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, stre
         // Moved out, not bound here: the array's only reference, it is kept, not copied.
         made = PreparedResponse.make(response.takeBytes(), response.headers, scratch: &scratch)
     case .stream(let stream):
-        guard let streams else { return queue(connection, problem(500, "Internal Server Error", "a stream cannot answer here")) }
+        guard let streams else {
+            stream.close()
+            return queue(connection, problem(500, "Internal Server Error", "a stream cannot answer here"))
+        }
         made = stream.response(for: connection, headers: response.headers, registry: streams)
         // The daemon is stopping: the stream never starts.
         if made == nil { return queue(connection, problem(503, "Service Unavailable", "the server is stopping")) }

@@ -24,8 +24,8 @@ public final class EventStream: Sendable {
     private struct State: Sendable {
         var pending: [UInt8]
         var offset = 0
-        /// `struct MHD_Connection *` as its bits; 0 until queued.
-        var connection: UInt = 0
+        /// Its connection, from when its response is made.
+        var connection: ConnectionHandle?
         var parked = false
         var end: End?
         var closed = false
@@ -50,8 +50,9 @@ public final class EventStream: Sendable {
     /// connection is closed).
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
-        let (open, resume): (Bool, PendingResume?) = state.withLock { s in
-            guard s.end == nil, !s.closed else { return (false, nil) }
+        var open = false
+        let resume = state.withLock { s -> PendingResume? in
+            guard s.end == nil, !s.closed else { return nil }
             if s.pending.count - s.offset + bytes.count > limit {
                 s.end = .overflowed
                 s.pending = []
@@ -59,50 +60,54 @@ public final class EventStream: Sendable {
             } else {
                 s.pending.append(contentsOf: bytes)
             }
-            return (s.end == nil, Self.unpark(&s))
+            open = s.end == nil
+            return Self.unpark(&s)
         }
-        if let resume { resume.loop.resume(resume.connection) }
+        resume?.resume()
         return open
     }
 
     /// Ends the stream once what was sent has gone out.
     public func finish() {
-        let resume: PendingResume? = state.withLock { s in
+        let resume = state.withLock { s -> PendingResume? in
             guard s.end == nil else { return nil }
             s.end = .finished
             return Self.unpark(&s)
         }
-        if let resume { resume.loop.resume(resume.connection) }
+        resume?.resume()
     }
 
     /// Whether the client may still receive what is sent.
     public var isOpen: Bool { state.withLock { $0.end == nil && !$0.closed } }
 
-    /// The connection to resume when it was parked (and is parked no longer), counted as
-    /// a resume pending with the daemon's hold loop (``HoldLoop/resumeDecided()``). Made
-    /// outside the lock: the connection stays suspended, and so valid, until then, and
-    /// only the thread that unparked it makes it.
+    /// The resume of the connection when it was parked (and is parked no longer),
+    /// decided under the stream's lock and made by the caller after it: the connection
+    /// stays suspended, and so valid, until then, and only the thread that unparked it
+    /// makes it.
     private static func unpark(_ s: inout State) -> PendingResume? {
-        guard s.parked, let registry = s.registry else { return nil }
+        guard s.parked, let connection = s.connection, let registry = s.registry else { return nil }
         s.parked = false
-        registry.holdLoop.resumeDecided()
-        return (s.connection, registry.holdLoop)
+        return PendingResume(connection, loop: registry.holdLoop)
     }
 
     /// A libmicrohttpd response reading from this stream, for `connection`; the caller
     /// queues it, then destroys its reference. Nil when the daemon is stopping.
     func response(for connection: OpaquePointer, headers: [(String, String)], registry: OpenStreams) -> OpaquePointer? {
-        guard registry.add(self) else { return nil }
+        guard registry.add(self) else {
+            close()
+            return nil
+        }
         state.withLock { s in
-            s.connection = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+            s.connection = ConnectionHandle(pointer: connection)
             s.registry = registry
         }
-        // Released in `streamReleased`, when libmicrohttpd destroys the response.
+        // Released in `streamReleased`, when libmicrohttpd destroys the response (which
+        // closes the stream).
         let retained = Unmanaged.passRetained(self)
         guard let response = MHD_create_response_from_callback(UInt64.max, 2048, streamRead, retained.toOpaque(),
                                                                 streamReleased) else {
             retained.release()
-            registry.remove(self)
+            close()
             return nil
         }
         guard addHeaders(headers, to: response) else {
@@ -134,20 +139,23 @@ public final class EventStream: Sendable {
             case .overflowed?: return -2  // MHD_CONTENT_READER_END_WITH_ERROR: close the connection
             case nil:
                 // Parked only with its daemon's registry, whose hold loop counts the resume.
-                guard let connection = OpaquePointer(bitPattern: s.connection), s.registry != nil else { return -2 }
-                MHD_suspend_connection(connection)
+                guard let connection = s.connection, s.registry != nil else { return -2 }
+                MHD_suspend_connection(connection.pointer)
                 s.parked = true
                 return 0
             }
         }
     }
 
-    fileprivate func released() {
-        let registry = state.withLock { s in
-            s.closed = true
+    /// The stream is over, or never started (its connection is done with it, or it was
+    /// never given one): it leaves its registry and `onClose` runs, once.
+    func close() {
+        let (first, registry) = state.withLock { s in
+            defer { s.closed = true }
             s.pending = []
-            return s.registry
+            return (!s.closed, s.registry)
         }
+        guard first else { return }
         registry?.remove(self)
         onClose()
     }
@@ -165,7 +173,7 @@ private func streamRead(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ b
 private func streamReleased(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }
     let stream = Unmanaged<EventStream>.fromOpaque(cls)
-    stream.takeUnretainedValue().released()
+    stream.takeUnretainedValue().close()
     stream.release()
 }
 

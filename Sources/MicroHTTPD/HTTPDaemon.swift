@@ -87,9 +87,8 @@ public final class HTTPDaemon: Sendable {
     public let configuration: Configuration
     /// The port the daemon listens on (the chosen one when started with port 0).
     public let port: Int
-    /// `struct MHD_Daemon *`, nil once stopped.
-    /// `struct MHD_Daemon *` as its bits; 0 once stopped.
-    private let daemon: Locked<UInt>
+    /// The running daemon; nil once stopped.
+    private let daemon: Locked<DaemonHandle?>
     /// The context handed to the C callbacks; its retain is released in `stop()`.
     private let context: Unmanaged<DaemonContext>
 
@@ -125,7 +124,7 @@ public final class HTTPDaemon: Sendable {
         }
         self.configuration = configuration
         self.port = Int(sb_daemon_port(started))
-        self.daemon = Locked(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(started))))
+        self.daemon = Locked(DaemonHandle(pointer: started))
         self.context = context
     }
 
@@ -135,19 +134,33 @@ public final class HTTPDaemon: Sendable {
     /// The callbacks' context, retained by the caller (tests read its counters after `stop()`).
     var callbackContext: DaemonContext { context.takeUnretainedValue() }
 
+    /// What a stop left behind: nothing, unless the bounds it waits within passed.
+    public struct StopReport: Sendable, Equatable {
+        /// Connections whose resume another thread decided and had not made when the
+        /// bound passed. The daemon is then left running rather than stopped:
+        /// libmicrohttpd aborts the process when stopped with a connection suspended.
+        public var resumesPending = 0
+        /// Requests still in flight when the grace period ended (cut off by the stop).
+        public var requestsInFlight = 0
+    }
+
+    /// How long a stop waits for the resumes other threads decided.
+    static let resumeBound = Duration.seconds(5)
+
     /// Stops accepting connections, answers every held request (``HeldRequest/Wake/stopping``)
     /// and ends every event stream, lets open requests finish for up to `gracePeriod`, then
     /// stops the daemon. Safe to call more than once.
-    public func stop(gracePeriod: Duration = .seconds(10)) {
-        guard let running = OpaquePointer(bitPattern: daemon.withLock({ d -> UInt in
-            defer { d = 0 }
+    @discardableResult
+    public func stop(gracePeriod: Duration = .seconds(10)) -> StopReport {
+        guard let running = daemon.withLock({ d -> DaemonHandle? in
+            defer { d = nil }
             return d
-        })) else { return }
+        }) else { return StopReport() }
         // New connections are closed as soon as they are accepted (`acceptPolicy`), not
         // left queued unanswered. Not MHD_quiesce_daemon: with epoll it races the daemon's
         // threads to take the listening socket out of their epoll sets, and the loser
         // aborts the process ("Failed to remove listen FD from epoll set", an open
-        // libmicrohttpd defect; it did so once in a test run of 0.9.75).
+        // libmicrohttpd defect).
         let state = context.takeUnretainedValue()
         state.refusing.store(true, ordering: .relaxed)
         let clock = ContinuousClock()
@@ -157,19 +170,28 @@ public final class HTTPDaemon: Sendable {
         // then the resumes other threads decided (a wake-up, a send) and have not made yet.
         state.holdLoop.stop()
         state.streams.finishAll()
-        state.holdLoop.waitForResumes()
+        var report = StopReport()
+        report.resumesPending = state.holdLoop.waitForResumes(within: Self.resumeBound)
+        if report.resumesPending > 0 { return report }
         // MHD_DAEMON_INFO_CURRENT_CONNECTIONS reads 0 in thread-pool mode, and idle
         // keep-alive connections need no waiting for: count requests in flight.
         while state.inFlight.load(ordering: .acquiring) > 0 && clock.now < deadline {
             usleep(10_000)
         }
-        MHD_stop_daemon(running)
+        report.requestsInFlight = state.inFlight.load(ordering: .acquiring)
+        MHD_stop_daemon(running.pointer)
         context.release()
+        return report
     }
 
     deinit {
         stop(gracePeriod: .zero)
     }
+}
+
+/// `struct MHD_Daemon *`: libmicrohttpd's daemon functions may be called from any thread.
+struct DaemonHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
 }
 
 /// What the C callbacks need: the handler and the limits. Immutable.

@@ -36,9 +36,8 @@ public final class HeldRequest: Sendable {
     private enum State: Sendable {
         /// Returned by the handler, not parked yet.
         case waiting
-        /// Parked: the connection (`struct MHD_Connection *` as its bits) and its
-        /// registration with the hold loop.
-        case parked(connection: UInt, id: UInt64, loop: HoldLoop)
+        /// Parked: the connection and its registration with the hold loop.
+        case parked(ConnectionHandle, id: UInt64, loop: HoldLoop)
         case answering(Wake)
     }
 
@@ -74,37 +73,32 @@ public final class HeldRequest: Sendable {
             // Under this request's lock, so a concurrent `fire` waits until the
             // connection really is suspended before it resumes it.
             MHD_suspend_connection(connection)
-            s = .parked(connection: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))), id: id, loop: loop)
+            s = .parked(ConnectionHandle(pointer: connection), id: id, loop: loop)
             return true
         }
     }
 
     /// Moves to answering for `wake`, exactly once, and resumes the connection if parked.
     func fire(_ wake: Wake) {
-        guard let decided = decide(wake) else { return }
-        decided.loop.resume(decided.connection)
+        decide(wake)?.resume()
     }
 
-    /// Moves to answering for `wake`, exactly once. Returns the connection to resume when
-    /// it was parked, counted with its loop as a resume pending (under this request's
-    /// lock, so a `stop` that finds the request answering finds the resume pending) until
-    /// ``HoldLoop/resume(_:)`` makes it.
+    /// Moves to answering for `wake`, exactly once. Returns the resume of the connection
+    /// when it was parked, decided under this request's lock (so a `stop` that finds the
+    /// request answering finds the resume pending).
     func decide(_ wake: Wake) -> PendingResume? {
-        let parked: (connection: UInt, id: UInt64, loop: HoldLoop)? = state.withLock { s in
+        state.withLock { s -> PendingResume? in
             switch s {
             case .waiting:
                 s = .answering(wake)
                 return nil
             case .parked(let connection, let id, let loop):
                 s = .answering(wake)
-                loop.resumeDecided()
-                return (connection, id, loop)
+                loop.remove(id)
+                return PendingResume(connection, loop: loop)
             case .answering:
                 return nil
             }
         }
-        guard let parked else { return nil }
-        parked.loop.remove(parked.id)
-        return (parked.connection, parked.loop)
     }
 }

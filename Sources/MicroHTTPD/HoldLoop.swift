@@ -6,10 +6,6 @@ import Glibc
 import SystemSupport
 #endif
 
-/// A resume decided and not yet made: the parked connection (`struct MHD_Connection *` as
-/// its bits) and the hold loop that counts it until ``HoldLoop/resume(_:)`` makes it.
-typealias PendingResume = (connection: UInt, loop: HoldLoop)
-
 /// The daemon's one thread for parked requests: it answers each at its deadline, and at
 /// once when its client hangs up. A parked connection is out of libmicrohttpd's event
 /// loop ("while a connection is suspended, MHD will not detect disconnects"), so its
@@ -46,11 +42,9 @@ final class HoldLoop: Sendable {
     init?() {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         wakeup = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard epoll >= 0, wakeup >= 0 else {
-            if epoll >= 0 { close(epoll) }
-            if wakeup >= 0 { close(wakeup) }
-            return nil
-        }
+        // On any failure from here, `deinit` closes what was opened (every stored
+        // property is set), and nothing else does.
+        guard epoll >= 0, wakeup >= 0 else { return nil }
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.u64 = 0
@@ -72,37 +66,40 @@ final class HoldLoop: Sendable {
     }
 
     deinit {
-        close(epoll)
-        close(wakeup)
+        if epoll >= 0 { close(epoll) }
+        if wakeup >= 0 { close(wakeup) }
     }
 
     /// Requests parked now.
     var count: Int { state.withLock { $0.held.count } }
 
-    /// Resumes decided and not yet made, of held requests and streams alike: each is
-    /// decided under its request's or stream's lock and made after it, outside, so
-    /// ``waitForResumes()`` lets a stop wait for those it found decided.
+    /// Resumes decided and not yet made (``PendingResume``), of held requests and streams
+    /// alike, so that a stop can wait for those it found decided.
     private let resumesPending = Atomic<Int>(0)
 
-    /// Counts a resume decided: called under the lock of the request or stream whose
-    /// connection it resumes, before ``resume(_:)``.
+    /// Counts a ``PendingResume`` as it is made.
     func resumeDecided() {
         resumesPending.wrappingAdd(1, ordering: .relaxed)
     }
 
-    /// Resumes a parked connection (`struct MHD_Connection *` as its bits) whose resume
-    /// was counted by ``resumeDecided()``.
-    func resume(_ connection: UInt) {
-        if let connection = OpaquePointer(bitPattern: connection) { MHD_resume_connection(connection) }
+    /// Uncounts a ``PendingResume`` once its connection is resumed.
+    func resumeMade() {
         resumesPending.wrappingSubtract(1, ordering: .releasing)
     }
 
-    /// Returns once every resume decided has been made. libmicrohttpd aborts the process
-    /// when stopped with a connection suspended and not resumed, and a thread that decided
-    /// a resume (a wake-up, a deadline, a stream's send) may not have made it yet when
-    /// `stop` finds the request answering or the stream unparked.
-    func waitForResumes() {
-        while resumesPending.load(ordering: .acquiring) > 0 { sched_yield() }
+    /// Waits until every resume decided has been made, or `bound` passes; returns how many
+    /// were still pending then. libmicrohttpd aborts the process when stopped with a
+    /// connection suspended and not resumed, and a thread that decided a resume (a
+    /// wake-up, a deadline, a stream's send) may not have made it yet when `stop` finds
+    /// the request answering or the stream unparked.
+    func waitForResumes(within bound: Duration) -> Int {
+        let clock = ContinuousClock()
+        let deadline = clock.now + bound
+        while true {
+            let pending = resumesPending.load(ordering: .acquiring)
+            if pending <= 0 || clock.now >= deadline { return max(0, pending) }
+            sched_yield()
+        }
     }
 
     /// Registers a request being parked on socket `fd`; nil once the loop is stopping.

@@ -66,9 +66,11 @@ public final class SwitchboardServer: Sendable {
     private let daemon: HTTPDaemon
     private let reloader: Reloader
     private let watcher: DirectoryWatcher?
+    private let logger: Logger
 
     public init(configuration: Configuration) throws(StartError) {
         let logger = configuration.logger
+        self.logger = logger
         // A reload frees a whole manifest: its pages go back to the kernel.
         keepFreedMemoryReturned()
         do {
@@ -128,7 +130,14 @@ public final class SwitchboardServer: Sendable {
     public func stop(gracePeriod: Duration = .seconds(10)) {
         watcher?.cancel()
         reloader.stop()
-        daemon.stop(gracePeriod: gracePeriod)
+        let report = daemon.stop(gracePeriod: gracePeriod)
+        if report.resumesPending > 0 {
+            logger.error("stopped without stopping the HTTP daemon: connections still being resumed",
+                         metadata: ["resumes_pending": "\(report.resumesPending)"])
+        }
+        if report.requestsInFlight > 0 {
+            logger.warning("requests cut off at the end of the grace period", metadata: ["requests": "\(report.requestsInFlight)"])
+        }
         store.live.stop()
     }
 }
