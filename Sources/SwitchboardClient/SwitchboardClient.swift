@@ -175,14 +175,20 @@ public final class SwitchboardClient: Sendable {
     // MARK: Following the server
 
     /// The update loop: one request at a time, then the pause its answer calls for. It
-    /// holds the client only while a request is out, so a client let go without `stop()`
-    /// still goes away (after the request in flight).
+    /// holds the client only while a request is out, never while it pauses, so a client
+    /// let go without `stop()` goes away (its `deinit` cancels the pause).
     private static func follow(_ weakClient: WeakClient) async {
         var failures = 0
-        while !Task.isCancelled, let client = weakClient.value {
-            let pause = await client.step(failures: &failures)
+        while !Task.isCancelled {
+            guard let pause = await step(weakClient, failures: &failures) else { return }
             if pause > .zero { try? await Task.sleep(for: pause) }
         }
+    }
+
+    /// One step of the client, if it is still there: the strong reference ends with it.
+    private static func step(_ weakClient: WeakClient, failures: inout Int) async -> Duration? {
+        guard let client = weakClient.value else { return nil }
+        return await client.step(failures: &failures)
     }
 
     private struct WeakClient: Sendable {
@@ -224,7 +230,7 @@ public final class SwitchboardClient: Sendable {
             // A poll the server held answers after `wait`: ask again at once. One that came
             // back much sooner was not held (a proxy that dropped Prefer, say), and asking
             // again at once would spin.
-            let wasHeld = held && UpdatePolicy.appliedWait(response.header("Preference-Applied"))
+            let wasHeld = held && LivePolling.appliedWait(response.header("Preference-Applied"))
                 && ContinuousClock.now - started >= .seconds(policy.wait) / 2
             return wasHeld ? .zero : interval
         case 200:

@@ -1,4 +1,5 @@
 import Foundation
+import Switchboard
 
 /// When the client asks the server again: the pure arithmetic of the update loop.
 public struct UpdatePolicy: Sendable, Equatable {
@@ -18,17 +19,17 @@ public struct UpdatePolicy: Sendable, Equatable {
 
     public init(wait: Int = 50, minimumInterval: Duration = .seconds(60), initialBackoff: Duration = .seconds(1),
                 maximumBackoff: Duration = .seconds(300), requestTimeout: Duration = .seconds(30)) {
-        self.wait = min(max(wait, 0), 300)
+        self.wait = min(max(wait, 0), LivePolling.waitRange.upperBound)
         self.minimumInterval = minimumInterval
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff
         self.requestTimeout = requestTimeout
     }
 
-    /// The timeout of a request that asks to be held `wait` seconds: the server adds up to
-    /// wait/16.
+    /// The timeout of a request that asks to be held `wait` seconds, past which the
+    /// server may add its jitter.
     func timeout(held: Bool) -> Duration {
-        held ? .seconds(wait + (wait + 15) / 16) + requestTimeout : requestTimeout
+        held ? .seconds(wait) + LivePolling.maxJitter(wait: wait) + requestTimeout : requestTimeout
     }
 
     /// The pause before the next conditional GET when the server does not hold polls:
@@ -48,48 +49,14 @@ public struct UpdatePolicy: Sendable, Equatable {
 
     /// `max-age=N` of a `Cache-Control` value.
     static func maxAge(_ cacheControl: String?) -> Int? {
-        guard let cacheControl else { return nil }
-        for directive in cacheControl.split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if parts.count == 2, parts[0].lowercased() == "max-age", let seconds = Int(parts[1].trimmingCharacters(in: ["\""])),
-               seconds >= 0 {
-                return seconds
-            }
-        }
-        return nil
+        guard let cacheControl, let value = HeaderParameters.first("max-age", in: cacheControl) ?? nil,
+              let seconds = Int(value), seconds >= 0 else { return nil }
+        return seconds
     }
 
-    /// `Retry-After` as a pause from `now`: delta-seconds or an HTTP date (RFC 9110 §10.2.3);
-    /// nil when absent or unreadable. At most a day: a typo must not silence a client for
-    /// longer.
+    /// `Retry-After` as a pause from `now`; nil when absent or unreadable
+    /// (``LivePolling/retryAfter(_:now:)``).
     static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        let seconds: Double
-        if let delta = Int(value) {
-            guard delta >= 0 else { return nil }
-            seconds = Double(delta)
-        } else if let date = httpDate(value) {
-            seconds = max(date.timeIntervalSince(now), 0)
-        } else {
-            return nil
-        }
-        return .milliseconds(Int64(min(seconds, 86_400) * 1000))
-    }
-
-    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    private static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.date(from: text)
-    }
-
-    /// Whether `Preference-Applied` says the server held the poll.
-    static func appliedWait(_ preferenceApplied: String?) -> Bool {
-        guard let preferenceApplied else { return false }
-        return preferenceApplied.split(separator: ",").contains {
-            $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("wait=")
-        }
+        LivePolling.retryAfter(value, now: Int64(now.timeIntervalSince1970)).map { .seconds($0) }
     }
 }

@@ -16,8 +16,6 @@ import SystemSupport
 /// daemon and cost no thread; the answer of a held poll is decided when it is sent, from
 /// the manifest in service then, so a burst of reloads leaves every client on the last one.
 final class LiveUpdates: Sendable {
-    /// Seconds a held poll may ask for; more is read as the maximum.
-    static let waitRange = 1...300
     /// Seconds between keep-alive comments on a stream.
     static let keepAliveSeconds = 15
     /// Bytes a stream's reader may fall behind before the stream is ended.
@@ -98,25 +96,6 @@ final class LiveUpdates: Sendable {
 
     // MARK: Held polls
 
-    /// `Prefer: wait=N` (RFC 7240): the seconds asked for, capped at 300; nil when the
-    /// header asks for no wait (absent, `wait=0`, not a number), which is then ignored as
-    /// RFC 7240 says of preferences a server does not apply.
-    static func preferredWait(_ header: String?) -> Int? {
-        guard let header else { return nil }
-        for preference in header.split(separator: ",") {
-            let token = preference.prefix { $0 != ";" }
-            let parts = token.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces }
-            guard parts.count == 2, parts[0].lowercased() == "wait" else { continue }
-            var value = parts[1]
-            if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
-            guard !value.isEmpty, value.allSatisfy({ $0 >= "0" && $0 <= "9" }) else { return nil }
-            let digits = value.drop { $0 == "0" }
-            guard !digits.isEmpty else { return nil }
-            return digits.count > 3 ? Self.waitRange.upperBound : min(Int(digits) ?? 0, Self.waitRange.upperBound)
-        }
-        return nil
-    }
-
     /// Holds a poll whose `If-None-Match` matched `seen` until another manifest is in
     /// service (200 with it) or `wait` seconds and a random extra of up to `wait`/16 pass
     /// (304); both carry `Preference-Applied`. `answered` is told the status sent (not
@@ -124,7 +103,7 @@ final class LiveUpdates: Sendable {
     func hold(seen: ServedManifest, echo: Bool, gzip: Bool, wait: Int,
               answered: @escaping @Sendable (Int) -> Void) -> HTTPResponse {
         let etag = echo ? seen.echoETag : seen.compiled.etag
-        let jitter = Duration.milliseconds(Int.random(in: 0...(wait * 1000 / 16)))
+        let jitter = LivePolling.maxJitter(wait: wait) * Double.random(in: 0...1)
         let id = state.withLock { s in
             defer { s.nextID += 1 }
             return s.nextID
@@ -251,14 +230,5 @@ final class LiveUpdates: Sendable {
             .init("loadedAt", .string(HTTPDate.rfc3339(served.loadedAt))),
             .init("routes", .integer(Int64(m.routes.count))),
         ]))
-    }
-}
-
-private extension Substring {
-    var trimmingSpaces: Substring {
-        var s = self
-        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
-        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
-        return s
     }
 }

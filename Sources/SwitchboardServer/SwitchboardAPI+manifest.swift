@@ -25,7 +25,7 @@ extension SwitchboardAPI {
         if let ifNoneMatch = request.headerBytes(.ifNoneMatch) {
             if Self.matches(ifNoneMatch, etag) {
                 // SPEC §6: a blocking poll, held until another manifest is in service.
-                if let wait = LiveUpdates.preferredWait(request.header(.prefer)) {
+                if let wait = LivePolling.preferredWait(request.header(.prefer)) {
                     let metrics = self.metrics, method = request.methodKind
                     return store.live.hold(seen: served, echo: echo, gzip: gzip, wait: wait) { status in
                         metrics.record(endpoint: .manifest, method: method, status: status, nanoseconds: nil)

@@ -134,6 +134,22 @@ struct ClientTests {
         #expect(Self.destination(client) == "Artwork")
     }
 
+    @Test func aClientLetGoWhileItPausesGoesAwayAtOnce() async throws {
+        let server = try FaultyServer(Manifests.small(version: 1))
+        server.fault = .status(503, retryAfter: "120")
+        weak var released: SwitchboardClient?
+        do {
+            let client = SwitchboardClient(configuration: Self.configuration(server: server.url, policy: UpdatePolicy(wait: 1)))
+            var updates = client.updates().makeAsyncIterator()
+            client.start()
+            released = client
+            // The 503 is answered: the client now pauses the 120 s its Retry-After asks.
+            _ = await updates.next()
+        }
+        // Well before the 120 s: nothing holds it while it pauses.
+        #expect(await waitUntil(within: 10) { released == nil })
+    }
+
     @Test func aClientLetGoWithoutStopGoesAwayAfterItsRequest() async throws {
         let server = try FaultyServer(Manifests.small(version: 1))
         weak var released: SwitchboardClient?

@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 @testable import SwitchboardServer
 import SystemSupport
+import Switchboard
 
 /// SPEC §6, the server's half, over real sockets: conditional GETs held by
 /// `Prefer: wait=N` until a reload (an atomic rename of the file) or their timeout, and
@@ -187,7 +188,7 @@ struct LiveUpdateTests {
         ("wait=0", nil), ("wait=-5", nil), ("wait=", nil), ("wait=1e3", nil), ("handling=lenient", nil),
     ] as [(String, Int?)])
     func preferWaitIsReadAsRFC7240Says(header: String, seconds: Int?) {
-        #expect(LiveUpdates.preferredWait(header) == seconds)
+        #expect(LivePolling.preferredWait(header) == seconds)
     }
 
     @Test func aWaitAboveTheMaximumIsAppliedAs300() throws {

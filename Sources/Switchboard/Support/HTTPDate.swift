@@ -1,11 +1,10 @@
-import Switchboard
-
-/// HTTP dates (RFC 9110 IMF-fixdate): `Sun, 06 Nov 1994 08:49:37 GMT`.
-enum HTTPDate {
+/// HTTP dates (RFC 9110 IMF-fixdate): `Sun, 06 Nov 1994 08:49:37 GMT`. The server's
+/// `Last-Modified` and `If-Modified-Since`, the client's `Retry-After`.
+package enum HTTPDate {
     private static let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    static func format(_ epoch: Int64) -> String {
+    package static func format(_ epoch: Int64) -> String {
         let dayNumber = epoch >= 0 ? epoch / 86_400 : (epoch - 86_399) / 86_400
         let secondOfDay = epoch - dayNumber * 86_400
         let (y, m, d) = RFC3339.civil(fromDays: dayNumber)
@@ -19,7 +18,7 @@ enum HTTPDate {
     /// two-digit year below 70 is 20xx) and asctime `Sun Nov  6 08:49:37 1994`; nil for
     /// anything else (RFC 9110 lets a server ignore an If-Modified-Since it cannot
     /// parse). Read at fixed positions on the bytes: pollers send one per request.
-    static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         let b = text.utf8.span
         let day, month, year, time: Int64?
         if b.count == 29, b[3] == UInt8(ascii: ","), b[4] == UInt8(ascii: " "), b[7] == UInt8(ascii: " "),
@@ -77,7 +76,7 @@ enum HTTPDate {
 
 extension HTTPDate {
     /// `2026-11-20T10:00:00Z`.
-    static func rfc3339(_ epoch: Int64) -> String {
+    package static func rfc3339(_ epoch: Int64) -> String {
         let dayNumber = epoch >= 0 ? epoch / 86_400 : (epoch - 86_399) / 86_400
         let secondOfDay = epoch - dayNumber * 86_400
         let (y, m, d) = RFC3339.civil(fromDays: dayNumber)
