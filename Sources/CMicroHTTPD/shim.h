@@ -111,38 +111,93 @@ static inline struct MHD_Response *sb_response_copy(size_t size, const void *dat
 /// What one pass over a request's headers finds: the field count, their size as
 /// "Name: value\r\n" lines, how often the framing headers occur (0.9.75 accepts
 /// duplicate Content-Length headers, which smuggling relies on) and their first values,
-/// and the values of the headers named in `names` (`values[i]` is the first value of
-/// `names[i]`, as MHD_lookup_connection_value would give it, or NULL; a lookup per name
-/// would cost a pass each).
+/// the first field that breaks RFC 9112's framing (`malformed`), and the values of the
+/// headers named in `names` (`values[i]` is the first value of `names[i]`, as
+/// MHD_lookup_connection_value would give it, or NULL; a lookup per name would cost a
+/// pass each).
 struct sb_header_scan {
     unsigned int fields;
     size_t bytes;
     unsigned int content_lengths;
     unsigned int transfer_encodings;
+    unsigned int hosts;
     const char *content_length;
     const char *transfer_encoding;
+    /// Why the header section is refused (a fixed string), or NULL.
+    const char *malformed;
+    /// Where the last field's value ended.
+    const char *previous_end;
     const char *const *names;
     const char **values;
     unsigned int count;
     unsigned int found;
 };
 
-static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+/// RFC 9110 5.6.2 tchar: the bytes a field name may hold, as a bit per byte.
+static const uint64_t sb_tchar_bits[4] = {
+    0x03FF6CFA00000000ull,  // '!' '#'-'\'' '*' '+' '-' '.' '0'-'9'
+    0x57FFFFFFC7FFFFFEull,  // 'A'-'Z' '^' '_' '`' 'a'-'z' '|' '~'
+    0, 0,
+};
+
+static inline int sb_is_tchar(unsigned char c) { return (int)((sb_tchar_bits[c >> 6] >> (c & 63)) & 1); }
+
+/// Whether the bytes from `from` to `to` (one buffer: the request head as libmicrohttpd
+/// 0.9.75 keeps it, its separators overwritten in place) are all in `allowed`, and at
+/// most a few.
+static inline int sb_only(const char *from, const char *to, const char *allowed) {
+    if (to < from || to - from > 64) return 0;
+    for (const char *p = from; p < to; p++) {
+        if (*p == '\0') continue;
+        if (strchr(allowed, *p) == NULL) return 0;
+    }
+    return 1;
+}
+
+/// Checks one field as libmicrohttpd 0.9.75 parsed it, for what it misreads (RFC 9112
+/// §5), so that a request it would frame wrongly is refused instead:
+/// - a name with a byte that is not a token character (`Content-Length : 33` keeps the
+///   space in the name, and the field is not taken for framing);
+/// - an obs-fold: 0.9.75 appends the continuation to the *name*, copied elsewhere
+///   (`Content-Length:\r\n 33` becomes `Content-Length33`), so the value no longer
+///   follows the name;
+/// - a NUL in a value: the C string ends there, and what followed it shows between the
+///   value's end and the next field's name, where only the line's end belongs (0.9.75
+///   overwrites CR and LF with NULs in place);
+/// - a bare CR in a value (0.9.75 keeps it, and the field after it inside the value).
+/// `previous_end` is where the previous field's value ended (NULL for the first).
+static inline const char *sb_field_problem(const char *key, size_t key_size, const char *value, size_t value_size,
+                                           const char *previous_end) {
+    if (key_size == 0) return "a header field without a name";
+    for (size_t i = 0; i < key_size; i++) {
+        if (!sb_is_tchar((unsigned char)key[i])) return "a header field name holds a byte that is not a token character";
+    }
+    if (!sb_only(key + key_size, value, ": \t")) return "obs-fold (a header line continued on the next) is not accepted";
+    if (previous_end != NULL && !sb_only(previous_end, key, "\r\n")) return "NUL byte in a header field value";
+    if (value_size > 0 && memchr(value, '\r', value_size) != NULL) return "bare CR in a header field value";
+    return NULL;
+}
+
+static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                               const char *value, size_t value_size) {
     (void)kind;
     struct sb_header_scan *scan = (struct sb_header_scan *)cls;
     if (key == NULL) return MHD_YES;
     if (value == NULL) value = "";
     scan->fields += 1;
-    size_t length = strlen(key);
-    scan->bytes += length + strlen(value) + 4;
+    size_t length = key_size;
+    scan->bytes += key_size + value_size + 4;
+    if (scan->malformed == NULL) scan->malformed = sb_field_problem(key, key_size, value, value_size, scan->previous_end);
+    scan->previous_end = value + value_size;
     // Names are compared in full only when their first letter and length could match:
-    // most headers (Host, User-Agent, Accept) are passed over without a strcasecmp.
+    // most headers (User-Agent, Accept) are passed over without a strcasecmp.
     char first = (char)(key[0] | 0x20);
-    if (first == 'c' && length == 14 && strcasecmp(key, "Content-Length") == 0) {
+    if (first == 'h' && length == 4 && strcasecmp(key, "Host") == 0) {
+        scan->hosts += 1;
+    } else if (first == 'c' && length == 14 && strcasecmp(key, "Content-Length") == 0) {
         if (scan->content_lengths++ == 0) scan->content_length = value;
         return MHD_YES;
-    }
-    if (first == 't' && length == 17 && strcasecmp(key, "Transfer-Encoding") == 0) {
+    } else if (first == 't' && length == 17 && strcasecmp(key, "Transfer-Encoding") == 0) {
         if (scan->transfer_encodings++ == 0) scan->transfer_encoding = value;
         return MHD_YES;
     }
@@ -159,9 +214,15 @@ static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kin
 /// Scans the request's headers once; `values` has room for `count` entries.
 static inline struct sb_header_scan sb_scan_headers(struct MHD_Connection *connection, const char *const *names,
                                                     const char **values, unsigned int count) {
-    struct sb_header_scan scan = { 0, 0, 0, 0, NULL, NULL, names, values, count, 0 };
+    struct sb_header_scan scan = { 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, names, values, count, 0 };
     for (unsigned int i = 0; i < count; i++) values[i] = NULL;
-    MHD_get_connection_values(connection, MHD_HEADER_KIND, sb_scan_iterator, &scan);
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, sb_scan_iterator, &scan);
+    // The last field: 0.9.75 overwrites its line's end and the empty line after it with
+    // NULs, so the byte after its value's terminator is a NUL unless a NUL in the value
+    // hid what follows it.
+    if (scan.malformed == NULL && scan.previous_end != NULL && scan.previous_end[1] != '\0') {
+        scan.malformed = "NUL byte in a header field value";
+    }
     return scan;
 }
 

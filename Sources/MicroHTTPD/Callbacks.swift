@@ -158,94 +158,116 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
     }
 }
 
-/// The access handler's work, with its context and request state borrowed.
+/// The access handler's work, with its context and request state borrowed: a resumed
+/// request's answer, the framing checks on the first call, the body's pieces, then the
+/// handler.
 private func access(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer,
                     _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
                     _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>) -> MHD_Result {
-
     if let held = state.held {
         // Resumed: the request was woken, timed out, lost its client or the daemon stops.
         state.held = nil
-        return queue(connection, held.answer(held.reason ?? .woken), context: context, state: state)
+        return queue(connection, answer(of: held), context: context, state: state)
     }
-
     if !state.started {
         state.started = true
-        // Framing checks on the headers, before any body is read: answered at once,
-        // and the connection closes, which is what a smuggling attempt deserves.
-        let wanted = context.headerNames.count
-        let headers = withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(1, wanted)) { values in
-            let headers = sb_scan_headers(connection, context.headerNamesC, values.baseAddress, UInt32(wanted))
-            if headers.found > 0 { state.headers.read(UnsafeMutableBufferPointer(rebasing: values.prefix(wanted))) }
-            return headers
-        }
-        if headers.fields > context.configuration.maxHeaderFields {
-            return queue(connection, problem(431, "Request Header Fields Too Large",
-                                             "more than \(context.configuration.maxHeaderFields) header fields"))
-        }
-        if headers.bytes > context.configuration.maxHeaderBytes {
-            return queue(connection, problem(431, "Request Header Fields Too Large",
-                                             "the header fields are larger than \(context.configuration.maxHeaderBytes) bytes"))
-        }
-        let lengths = headers.content_lengths
-        if lengths > 1 || (lengths == 1 && headers.transfer_encodings > 0) {
-            return queue(connection, problem(400, "Bad Request", "conflicting Content-Length / Transfer-Encoding headers"))
-        }
-        // RFC 9112 6.1: a request whose transfer coding is not chunked has no knowable
-        // length; 0.9.75 would wait on it until the inactivity timeout.
-        if let coding = headers.transfer_encoding {
-            if headers.transfer_encodings > 1 || String(cString: coding).lowercased() != "chunked" {
-                return queue(connection, problem(400, "Bad Request", "the only transfer coding accepted is chunked"))
-            }
-        }
-        // A NUL byte inside the request target truncates the C string MHD hands out; the
-        // version follows the target in the same request-line buffer, so a gap larger
-        // than the target we saw means bytes were hidden behind a NUL.
-        if let url, let version, version.pointee != 0 {
-            let gap = UnsafeRawPointer(version) - UnsafeRawPointer(url)
-            if gap > state.target.count + 1 && gap < context.configuration.connectionMemoryLimit {
-                return queue(connection, problem(400, "Bad Request", "NUL byte in the request target"))
-            }
-        }
-        if state.target.count > context.configuration.maxTargetLength {
-            return queue(connection, problem(414, "URI Too Long", "the request target is longer than \(context.configuration.maxTargetLength) bytes"))
-        }
-        if let declared = headers.content_length, let length = Int(String(cString: declared)), length > context.configuration.maxBodySize {
-            return queue(connection, problem(413, "Content Too Large", "the body is larger than \(context.configuration.maxBodySize) bytes"))
-        }
-        return .YES
+        // Answered at once, before any body is read, and the connection closes (0.9.75
+        // closes a connection answered on the first call): what a smuggling attempt deserves.
+        guard let refusal = framingRefusal(context, state, connection, url, version) else { return .YES }
+        return queue(connection, refusal, context: context, state: state)
     }
-
-    let size = uploadDataSize.pointee
-    if size > 0 {
-        if monotonicNanoseconds() &- state.began > UInt64(context.configuration.bodyDeadlineSeconds) * 1_000_000_000 {
-            // Too late to queue a response mid-body: write it to the socket, then close.
-            let body = problemJSON(408, "Request Timeout", "the body did not arrive within \(context.configuration.bodyDeadlineSeconds) seconds")
-            _ = body.withUnsafeBytes { bytes in
-                sb_send_final_response(connection, "408 Request Timeout", "application/problem+json",
-                                       bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-            }
-            return .NO
-        }
-        if let uploadData, !state.bodyTooLarge {
-            if state.body.count + size > context.configuration.maxBodySize {
-                state.bodyTooLarge = true
-                state.body = []
-            } else {
-                state.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
-            }
-        }
-        uploadDataSize.pointee = 0
-        return .YES
+    if uploadDataSize.pointee > 0 {
+        return receiveBody(context, state, connection, uploadData, uploadDataSize)
     }
     if state.bodyTooLarge {
-        return queue(connection, problem(413, "Content Too Large", "the body is larger than \(context.configuration.maxBodySize) bytes"))
+        return queue(connection, problem(413, "Content Too Large", "the body is larger than \(context.configuration.maxBodySize) bytes"),
+                     context: context, state: state)
     }
-
     var request = state.lendRequest(method: methodName(method))
     let response = context.handler.handle(request, scratch: &state.scratch)
     state.giveBack(&request)
     return queue(connection, response, context: context, state: state)
+}
+
+/// The request's framing and size, checked on its head (RFC 9112): the answer that
+/// refuses it, or nil. Reads the headers the handler asks for on the way.
+private func framingRefusal(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer,
+                            _ url: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?) -> HTTPResponse? {
+    let limits = context.configuration
+    // RFC 9112 2.3: a server answers 505 to a major version it does not support; 0.9.75
+    // takes any HTTP/1.x as 1.1.
+    if let version, strcmp(version, "HTTP/1.1") != 0 && strcmp(version, "HTTP/1.0") != 0 {
+        return problem(505, "HTTP Version Not Supported", "only HTTP/1.0 and HTTP/1.1 are served")
+    }
+    let wanted = context.headerNames.count
+    let headers = withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(1, wanted)) { values in
+        let headers = sb_scan_headers(connection, context.headerNamesC, values.baseAddress, UInt32(wanted))
+        if headers.found > 0 { state.headers.read(UnsafeMutableBufferPointer(rebasing: values.prefix(wanted))) }
+        return headers
+    }
+    if headers.fields > limits.maxHeaderFields {
+        return problem(431, "Request Header Fields Too Large", "more than \(limits.maxHeaderFields) header fields")
+    }
+    if headers.bytes > limits.maxHeaderBytes {
+        return problem(431, "Request Header Fields Too Large", "the header fields are larger than \(limits.maxHeaderBytes) bytes")
+    }
+    // RFC 9112 5: whitespace before a colon, obs-fold, a bare CR or a NUL are what
+    // libmicrohttpd 0.9.75 misreads, leaving a body to be read as another request.
+    if let malformed = headers.malformed { return problem(400, "Bad Request", String(cString: malformed)) }
+    if headers.hosts > 1 { return problem(400, "Bad Request", "more than one Host header") }
+    let lengths = headers.content_lengths
+    if lengths > 1 || (lengths == 1 && headers.transfer_encodings > 0) {
+        return problem(400, "Bad Request", "conflicting Content-Length / Transfer-Encoding headers")
+    }
+    // RFC 9112 6.1: a request whose transfer coding is not chunked has no knowable
+    // length; 0.9.75 would wait on it until the inactivity timeout.
+    if let coding = headers.transfer_encoding {
+        if headers.transfer_encodings > 1 || String(cString: coding).lowercased() != "chunked" {
+            return problem(400, "Bad Request", "the only transfer coding accepted is chunked")
+        }
+    }
+    // A NUL byte inside the request target truncates the C string MHD hands out; the
+    // version follows the target in the same request-line buffer, so a gap larger than
+    // the target we saw means bytes were hidden behind a NUL.
+    if let url, let version, version.pointee != 0 {
+        let gap = UnsafeRawPointer(version) - UnsafeRawPointer(url)
+        if gap > state.target.count + 1 && gap < limits.connectionMemoryLimit {
+            return problem(400, "Bad Request", "NUL byte in the request target")
+        }
+    }
+    if state.target.count > limits.maxTargetLength {
+        return problem(414, "URI Too Long", "the request target is longer than \(limits.maxTargetLength) bytes")
+    }
+    if let declared = headers.content_length, let length = Int(String(cString: declared)), length > limits.maxBodySize {
+        return problem(413, "Content Too Large", "the body is larger than \(limits.maxBodySize) bytes")
+    }
+    return nil
+}
+
+/// A piece of the body: kept up to the size limit, refused past its deadline.
+private func receiveBody(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer,
+                         _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>) -> MHD_Result {
+    let limits = context.configuration
+    let size = uploadDataSize.pointee
+    if monotonicNanoseconds() &- state.began > UInt64(limits.bodyDeadlineSeconds) * 1_000_000_000 {
+        // Too late to queue a response mid-body: write it to the socket, then close.
+        let body = problemJSON(408, "Request Timeout", "the body did not arrive within \(limits.bodyDeadlineSeconds) seconds")
+        _ = body.withUnsafeBytes { bytes in
+            sb_send_final_response(connection, "408 Request Timeout", "application/problem+json",
+                                   bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+        }
+        return .NO
+    }
+    if let uploadData, !state.bodyTooLarge {
+        if state.body.count + size > limits.maxBodySize {
+            state.bodyTooLarge = true
+            state.body = []
+        } else {
+            state.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
+        }
+    }
+    uploadDataSize.pointee = 0
+    return .YES
 }
 
 /// The request method as a String and as an ``HTTPMethod``; the common ones without
@@ -268,29 +290,11 @@ func problemJSON(_ status: Int, _ title: String, _ detail: String) -> [UInt8] {
     Array("{\"type\":\"about:blank\",\"title\":\"\(title)\",\"status\":\(status),\"detail\":\"\(detail)\"}".utf8)
 }
 
-/// Queues `response` on the connection; a held request is parked instead (or answered at
-/// once when it was woken before it could be).
-func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, context: DaemonContext, state: RequestState) -> MHD_Result {
-    guard case .held(let held) = response.body else {
-        return queue(connection, response, streams: context.streams, scratch: &state.scratch)
-    }
-    if held.park(connection, loop: context.holdLoop) {
-        state.held = held
-        return .YES
-    }
-    return queue(connection, held.answer(held.reason ?? .woken), streams: context.streams, scratch: &state.scratch)
-}
-
-/// Queues `response` on the connection.
-func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, streams: OpenStreams? = nil) -> MHD_Result {
-    var scratch = ScratchBuffers()
-    return queue(connection, response, streams: streams, scratch: &scratch)
-}
-
-/// Queues `response` on the connection; a body of bytes, once libmicrohttpd has copied
-/// it, leaves its array to `scratch`.
-func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, streams: OpenStreams?,
-           scratch: inout ScratchBuffers) -> MHD_Result {
+/// Queues `response` on the connection: a held request is parked instead (or answered at
+/// once when it was woken before it could be); a body of bytes, once libmicrohttpd has
+/// copied it, leaves its array to the connection's scratch buffers.
+func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, context: DaemonContext,
+           state: RequestState) -> MHD_Result {
     let status = UInt32(clamping: response.status)
     let made: OpaquePointer?
     switch response.body {
@@ -300,21 +304,28 @@ func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, stre
         made = prepared.response(adding: response.headers)
     case .bytes:
         // Moved out, not bound here: the array's only reference, it is kept, not copied.
-        made = PreparedResponse.make(response.takeBytes(), response.headers, scratch: &scratch)
+        made = PreparedResponse.make(response.takeBytes(), response.headers, scratch: &state.scratch)
     case .stream(let stream):
-        guard let streams else {
-            stream.close()
-            return queue(connection, problem(500, "Internal Server Error", "a stream cannot answer here"))
-        }
-        made = stream.response(for: connection, headers: response.headers, registry: streams)
+        made = stream.response(for: connection, headers: response.headers, registry: context.streams)
         // The daemon is stopping: the stream never starts.
-        if made == nil { return queue(connection, problem(503, "Service Unavailable", "the server is stopping")) }
-    case .held:
-        // Only a handler's first answer may be held, never the answer of a held request.
-        return queue(connection, problem(500, "Internal Server Error", "a held request answered with another"))
+        if made == nil { return queue(connection, problem(503, "Service Unavailable", "the server is stopping"), context: context, state: state) }
+    case .held(let held):
+        if held.park(connection, loop: context.holdLoop) {
+            state.held = held
+            return .YES
+        }
+        return queue(connection, answer(of: held), context: context, state: state)
     }
     guard let made else { return .NO }
     let result = MHD_queue_response(connection, status, made)
     MHD_destroy_response(made)
     return result
+}
+
+/// A held request's answer, asked for once. Only a handler's first answer may be held,
+/// never the answer of a held request.
+private func answer(of held: HeldRequest) -> HTTPResponse {
+    let answer = held.answer(held.reason ?? .woken)
+    if case .held = answer.body { return problem(500, "Internal Server Error", "a held request answered with another") }
+    return answer
 }

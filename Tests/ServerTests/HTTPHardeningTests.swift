@@ -25,6 +25,42 @@ final class HTTPHardeningTests {
         #expect(try alive())
     }
 
+    /// RFC 9112 5: what libmicrohttpd 0.9.75 misreads would let a body be read as a second
+    /// request (`GET /readyz`). Each request gets exactly one answer, and the connection closes.
+    @Test(arguments: [
+        ("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Length : 33\r\n\r\n", 400),
+        ("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n 33\r\n\r\n", 400),
+        ("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nX-A: a\rContent-Length: 33\r\n\r\n", 400),
+        ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u{0}b\r\n\r\n", 400),
+        ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u{0}b\r\nX-B: c\r\n\r\n", 400),
+        ("GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400),
+        ("GET /healthz HTTP/1.2\r\nHost: x\r\n\r\n", 505),
+    ])
+    func smugglingGetsOneAnswer(head: String, status: Int) throws {
+        let connection = try RawHTTP.Connection(port: server.port, timeoutSeconds: 3)
+        connection.send(Array((head + "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n").utf8))
+        var received: [UInt8] = []
+        while let bytes = connection.receive(), !bytes.isEmpty { received += bytes }
+        let text = String(decoding: received, as: UTF8.self)
+        // Status lines: at the start, or after a head without a body, or after a JSON body.
+        let answers = text.matches(of: /(?:^|\r\n\r\n|\})HTTP\/1\.[01] (\d{3})/).map { String($0.output.1) }
+        #expect(answers == ["\(status)"], "\(text)")
+        #expect(try alive())
+    }
+
+    /// What a legitimate client sends still reads: spaces around values, a name without
+    /// space after its colon, bare LF line ends, an empty value.
+    @Test func wellFormedHeadersAreNotRefused() throws {
+        for head in ["GET /healthz HTTP/1.1\r\nHost: x   \r\nX-A:a\t \r\nX-Empty:\r\nX-B:    c\r\n\r\n",
+                     "GET /healthz HTTP/1.1\nHost: x\nX-A: a\n\n",
+                     "GET /healthz HTTP/1.0\r\n\r\n"] {
+            #expect(try RawHTTP.exchange(Array(head.utf8), port: server.port).status == 200, "\(head)")
+        }
+        let body = #"{"urls": ["/artwork/a"]}"#
+        let post = "POST /v1/resolve HTTP/1.1\nHost: x\nContent-Type: application/json\nContent-Length: \(body.utf8.count)\n\n" + body
+        #expect(try RawHTTP.exchange(Array(post.utf8), port: server.port).status == 200)
+    }
+
     @Test func refusesTransferCodingsOtherThanChunked() throws {
         let request = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n{}"
         #expect(try RawHTTP.exchange(Array(request.utf8), port: server.port, timeoutSeconds: 3).status == 400)
