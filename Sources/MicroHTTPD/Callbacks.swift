@@ -31,6 +31,8 @@ final class RequestState {
     /// Set while the request is parked; its answer is queued when libmicrohttpd calls the
     /// access handler again after the resume.
     @exclusivity(unchecked) var held: HeldRequest?
+    /// The queued answer's ``HTTPResponse/onCompleted``, called when the request completes.
+    @exclusivity(unchecked) var onCompleted: (@Sendable () -> Void)?
     /// Lent to the handler by each request, kept between them.
     @exclusivity(unchecked) var scratch = ScratchBuffers()
     /// The daemon's ``DaemonContext/headerNames``, held once per connection: a request
@@ -46,11 +48,16 @@ final class RequestState {
     static let keptCapacity = 2048
 
     /// A request starts: its target copied (MHD parses the request line in place later).
+    /// Its query is then hidden from libmicrohttpd, which would split it into arguments
+    /// nobody reads (the handler parses the target itself): a query of hundreds of items
+    /// ran it out of connection memory and left the request unanswered. 0.9.75 found the
+    /// `?` before this callback and parses what follows it after: an empty string now.
     func begin(target uri: UnsafePointer<CChar>) {
         let count = strlen(uri)
         let bytes = UnsafeRawBufferPointer(start: uri, count: count)
         target.replaceSubrange(target.indices, with: bytes)
         questionMark = memchr(uri, Int32(UInt8(ascii: "?")), count).map { UnsafeRawPointer($0) - UnsafeRawPointer(uri) } ?? count
+        if questionMark + 1 < count { UnsafeMutablePointer(mutating: uri)[questionMark + 1] = 0 }
         began = monotonicNanoseconds()
     }
 
@@ -81,6 +88,10 @@ final class RequestState {
     /// handler that kept the request (``HTTPRequest`` shares these buffers) keeps its
     /// copy; the next request then writes to new buffers.
     func end() {
+        if let onCompleted {
+            self.onCompleted = nil
+            onCompleted()
+        }
         started = false
         bodyTooLarge = false
         held = nil
@@ -296,6 +307,7 @@ func problemJSON(_ status: Int, _ title: String, _ detail: String) -> [UInt8] {
 func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, context: DaemonContext,
            state: RequestState) -> MHD_Result {
     let status = UInt32(clamping: response.status)
+    if let onCompleted = response.onCompleted { state.onCompleted = onCompleted }
     let made: OpaquePointer?
     switch response.body {
     case .prepared(let prepared) where response.headers.isEmpty:

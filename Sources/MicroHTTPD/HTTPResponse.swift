@@ -15,6 +15,9 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(String, String)]
     public var body: Body
+    /// Called once the request is over: its answer sent, or its connection gone. (For a
+    /// held request, give it to the answer.)
+    public var onCompleted: (@Sendable () -> Void)?
 
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status

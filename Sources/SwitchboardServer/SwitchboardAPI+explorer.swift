@@ -19,6 +19,7 @@ extension SwitchboardAPI {
     /// `POST /v1/validate`: a cases text in, what `switchboard validate` reports out:
     /// every case with its outcome and explanation, totals, and route coverage.
     func validate(_ request: HTTPRequest) -> (HTTPResponse, OutcomeCounts) {
+        if let refused = Self.unsupportedMediaType(request, expected: "text/plain") { return (refused, .none) }
         guard !request.body.isEmpty, let text = UTF8Validation.string(request.body[...]) else {
             return (Problem.badRequest("the body must be a cases text in UTF-8: one `URL -> Destination` a line").response, .none)
         }
@@ -33,7 +34,12 @@ extension SwitchboardAPI {
             return (Problem(status: 413, title: "Content Too Large",
                             detail: "\(cases.count) cases; at most \(Self.maxValidateCases) in one request").response, .none)
         }
-        let compiled = store.current.compiled
+        let store = self.store
+        return offload(request, .validate) { _ in Self.report(cases, store.current.compiled) }
+    }
+
+    /// What `switchboard validate` reports of `cases` against `compiled`, as JSON.
+    private static func report(_ cases: [ValidationCase], _ compiled: CompiledManifest) -> (HTTPResponse, OutcomeCounts) {
         var outcomes = OutcomeCounts.none
         let results = cases.compactMap { c -> ResultSummary? in
             let result = compiled.resolve(c.url, context: c.context ?? .none, explain: true)

@@ -14,6 +14,17 @@ extension SwitchboardAPI {
         } catch {
             return (error.response, .none)
         }
+        if parameters.near {
+            // Every route compared with the URL: run where it holds up no one.
+            let store = self.store, url = parameters.url, context = parameters.context
+            return offload(request, .resolve) { _ in
+                let compiled = store.current.compiled
+                let result = compiled.resolveExplainingNearMisses(bytes: url, context: context)
+                var outcomes = OutcomeCounts.none
+                outcomes.count(result.status)
+                return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: compiled.resultJSON(result)), outcomes)
+            }
+        }
         let (body, status) = answer(parameters, into: scratch.take())
         scratch.give(parameters.takeURL())
         var outcomes = OutcomeCounts.none
@@ -25,9 +36,7 @@ extension SwitchboardAPI {
     /// when this returns.
     private func answer(_ parameters: borrowing ResolveParameters, into buffer: consuming [UInt8]) -> ([UInt8], Resolution.Status) {
         let compiled = store.current.compiled
-        let result = parameters.near
-            ? compiled.resolveExplainingNearMisses(bytes: parameters.url, context: parameters.context)
-            : compiled.resolve(bytes: parameters.url, context: parameters.context, explain: parameters.explain)
+        let result = compiled.resolve(bytes: parameters.url, context: parameters.context, explain: parameters.explain)
         return (compiled.resultJSON(result, into: buffer), result.status)
     }
 
@@ -157,6 +166,8 @@ extension SwitchboardAPI {
 
     /// `POST /v1/resolve` with `{"urls": [...], "context": {...}, "explain": false|true|"near"}`.
     func resolveBatch(_ request: HTTPRequest) -> (HTTPResponse, OutcomeCounts) {
+        if let refused = Self.unsupportedMediaType(request, expected: "application/json") { return (refused, .none) }
+        let limits = expensive.limits
         let document: JSONValue
         do {
             document = try JSONParser.parse(request.body)
@@ -173,9 +184,9 @@ extension SwitchboardAPI {
         guard let items = document["urls"]?.arrayValue else {
             return (Self.pointerProblem("/urls", "\"urls\" is required: an array of URL strings"), .none)
         }
-        guard items.count <= Self.maxBatchURLs else {
+        guard items.count <= limits.batchURLs else {
             return (Problem(status: 413, title: "Content Too Large",
-                            detail: "\(items.count) URLs; at most \(Self.maxBatchURLs) in one request").response, .none)
+                            detail: "\(items.count) URLs; at most \(limits.batchURLs) in one request").response, .none)
         }
         var requests: [(url: String, context: ResolveContext)] = []
         requests.reserveCapacity(items.count)
@@ -195,20 +206,33 @@ extension SwitchboardAPI {
         case .string("near")?: (explain, near) = (true, true)
         default: return (Self.pointerProblem("/explain", "expected true, false or \"near\""), .none)
         }
-        let compiled = store.current.compiled
-        var writer = JSONWriter(capacity: 64 + requests.count * 360)
-        writer.raw("{\"results\":[")
-        var outcomes = OutcomeCounts.none
-        for (i, request) in requests.enumerated() {
-            if i > 0 { writer.byte(UInt8(ascii: ",")) }
-            let result = near
-                ? compiled.resolveExplainingNearMisses(bytes: Array(request.url.utf8), context: request.context)
-                : compiled.resolve(request.url, context: request.context, explain: explain)
-            outcomes.count(result.status)
-            compiled.writeResult(result, into: &writer)
+        if explain && requests.count > limits.explainedBatchURLs {
+            return (Problem(status: 413, title: "Content Too Large",
+                            detail: "\(requests.count) URLs with explain; at most \(limits.explainedBatchURLs) in one request").response, .none)
         }
-        writer.raw("]}")
-        return (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: writer.bytes), outcomes)
+        let store = self.store
+        return offload(request, .resolve) { [requests, explain, near] job in
+            let compiled = store.current.compiled
+            var writer = JSONWriter(capacity: 64 + min(requests.count * 360, limits.batchResponseBytes))
+            writer.raw("{\"results\":[")
+            var outcomes = OutcomeCounts.none
+            for (i, request) in requests.enumerated() {
+                // The client left: nobody reads the rest.
+                if job.isCancelled { return (HTTPResponse(status: 503, body: []), .none) }
+                if i > 0 { writer.byte(UInt8(ascii: ",")) }
+                let result = near
+                    ? compiled.resolveExplainingNearMisses(bytes: Array(request.url.utf8), context: request.context)
+                    : compiled.resolve(request.url, context: request.context, explain: explain)
+                outcomes.count(result.status)
+                compiled.writeResult(result, into: &writer)
+                if writer.bytes.count > limits.batchResponseBytes {
+                    return (Problem(status: 413, title: "Content Too Large",
+                                    detail: "the answer would be larger than \(limits.batchResponseBytes) bytes (at URL \(i) of \(requests.count)); send fewer URLs or leave out explain").response, .none)
+                }
+            }
+            writer.raw("]}")
+            return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: writer.bytes), outcomes)
+        }
     }
 
     /// One item of `urls`: a URL string, or `{"url": ..., "context": {...}}` whose

@@ -10,7 +10,7 @@ final class SwitchboardAPI: HTTPHandler {
     /// Request headers the endpoints read, each read by its place in ``requestHeaders``
     /// (no name compared per request).
     enum RequestHeader: Int, CaseIterable {
-        case ifNoneMatch, ifModifiedSince, acceptEncoding, prefer, lastEventID
+        case ifNoneMatch, ifModifiedSince, acceptEncoding, prefer, lastEventID, contentType
 
         var name: String {
             switch self {
@@ -19,14 +19,13 @@ final class SwitchboardAPI: HTTPHandler {
             case .acceptEncoding: "Accept-Encoding"
             case .prefer: "Prefer"
             case .lastEventID: "Last-Event-ID"
+            case .contentType: "Content-Type"
             }
         }
     }
 
     /// The names the daemon copies into each request, in ``RequestHeader`` order.
     static let requestHeaders = RequestHeader.allCases.map(\.name)
-    /// At most this many URLs in one `POST /v1/resolve`.
-    static let maxBatchURLs = 10_000
 
     let store: ManifestStore
     let metrics: Metrics
@@ -34,12 +33,44 @@ final class SwitchboardAPI: HTTPHandler {
     let accessLog: Logger?
     /// The route explorer's files; nil with `serve --no-ui`.
     let explorer: ExplorerAssets?
+    /// Batches, `explain=near` and validation: bounded, and run off the daemon's threads.
+    let expensive: ExpensiveWork
 
-    init(store: ManifestStore, metrics: Metrics, accessLog: Logger? = nil, explorer: ExplorerAssets? = nil) {
+    init(store: ManifestStore, metrics: Metrics, accessLog: Logger? = nil, explorer: ExplorerAssets? = nil,
+         limits: RequestLimits = RequestLimits()) {
         self.store = store
         self.metrics = metrics
         self.accessLog = accessLog
         self.explorer = explorer
+        self.expensive = ExpensiveWork(limits: limits)
+    }
+
+    /// Runs `work` with ``ExpensiveWork``, counted and logged when its answer goes out.
+    func offload(_ request: HTTPRequest, _ metric: Metrics.Endpoint,
+                 _ work: @escaping @Sendable (ExpensiveWork.Job) -> (HTTPResponse, OutcomeCounts)) -> (HTTPResponse, OutcomeCounts) {
+        let metrics = self.metrics, accessLog = self.accessLog
+        let method = request.methodKind, name = request.method, began = request.began
+        let target = accessLog == nil ? "" : String(decoding: request.target, as: UTF8.self)
+        return expensive.run(work) { response, outcomes in
+            let nanoseconds = monotonicNanoseconds() &- began
+            metrics.record(endpoint: metric, method: method, status: response.status, nanoseconds: nanoseconds, outcomes: outcomes)
+            accessLog?.info("request", metadata: [
+                "method": "\(name)", "target": "\(target)", "status": "\(response.status)", "duration_us": "\(nanoseconds / 1000)",
+            ])
+        }
+    }
+
+    /// RFC 9110 8.3: a POST body whose media type is not `expected` (parameters such as
+    /// `charset` aside) gets 415. A JSON body sent as JSON is also what keeps a web page
+    /// from posting it cross-site without the CORS preflight this API never answers.
+    static func unsupportedMediaType(_ request: HTTPRequest, expected: String) -> HTTPResponse? {
+        let declared = request.header(.contentType) ?? ""
+        let type = declared.split(separator: ";", maxSplits: 1).first.map { HeaderParameters.trimmed($0).lowercased() } ?? ""
+        guard type != expected else { return nil }
+        var problem = Problem(status: 415, title: "Unsupported Media Type",
+                              detail: "the body must be sent as Content-Type: \(expected)" + (declared.isEmpty ? "" : ", not \(declared)"))
+        problem.headers = [("Accept-Post", expected)]
+        return problem.response
     }
 
     /// An endpoint: its path, the methods it allows, and its handler.

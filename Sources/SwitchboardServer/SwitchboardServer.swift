@@ -29,11 +29,13 @@ public final class SwitchboardServer: Sendable {
         public var accessLog: Bool
         /// Serve the route explorer at `/` and `/ui/` (`serve --no-ui` turns it off).
         public var ui: Bool
+        /// What one request may ask for.
+        public var limits: RequestLimits
 
         public init(manifestPath: String = "Config/routes.json", host: String = "127.0.0.1", port: Int = 8080,
                     threads: Int = 2, watch: Bool = true, http: HTTPDaemon.Configuration = HTTPDaemon.Configuration(),
                     logger: Logger = Logger(label: "switchboard", factory: { _ in SwiftLogNoOpLogHandler() }),
-                    accessLog: Bool = false, ui: Bool = true) {
+                    accessLog: Bool = false, ui: Bool = true, limits: RequestLimits = RequestLimits()) {
             self.manifestPath = manifestPath
             self.host = host
             self.port = port
@@ -43,6 +45,7 @@ public final class SwitchboardServer: Sendable {
             self.logger = logger
             self.accessLog = accessLog
             self.ui = ui
+            self.limits = limits
         }
     }
 
@@ -90,7 +93,8 @@ public final class SwitchboardServer: Sendable {
         do {
             daemon = try HTTPDaemon(configuration: http, handler: SwitchboardAPI(store: store, metrics: metrics,
                                                                             accessLog: configuration.accessLog ? logger : nil,
-                                                                            explorer: configuration.ui ? ExplorerAssets() : nil))
+                                                                            explorer: configuration.ui ? ExplorerAssets() : nil,
+                                                                            limits: configuration.limits))
         } catch {
             throw .listen(error)
         }

@@ -37,6 +37,24 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .customLong("no-ui"), help: "Do not serve the route explorer at / and /ui/ (the API stays).")
     var noUI = false
 
+    @Option(name: .customLong("max-batch-urls"), help: "URLs in one POST /v1/resolve; more gets 413 [default: 10000].")
+    var maxBatchURLs = RequestLimits().batchURLs
+
+    @Option(name: .customLong("max-explained-batch-urls"), help: "URLs in one POST /v1/resolve with explain; more gets 413 [default: 1000].")
+    var maxExplainedBatchURLs = RequestLimits().explainedBatchURLs
+
+    @Option(name: .customLong("max-batch-response-bytes"), help: "Bytes of a batch's answer; more gets 413 [default: 8388608].")
+    var maxBatchResponseBytes = RequestLimits().batchResponseBytes
+
+    @Option(name: .customLong("max-expensive-requests"),
+            help: "Batches, explain=near and validate requests in progress at once; more get 503 with Retry-After [default: 4].")
+    var maxExpensiveRequests = RequestLimits().expensiveRequests
+
+    var limits: RequestLimits {
+        RequestLimits(batchURLs: maxBatchURLs, explainedBatchURLs: maxExplainedBatchURLs, batchResponseBytes: maxBatchResponseBytes,
+                      expensiveRequests: maxExpensiveRequests)
+    }
+
     var level: Logger.Level? {
         Logger.Level(rawValue: logLevel ?? ProcessInfo.processInfo.environment["SWITCHBOARD_LOG_LEVEL"] ?? "info")
     }
@@ -61,6 +79,11 @@ struct ServeCommand: ParsableCommand {
         let s = settings
         guard (0...65535).contains(s.port) else { throw ValidationError("the port must be between 0 and 65535, not \(s.port)") }
         guard (1...256).contains(s.threads) else { throw ValidationError("threads must be between 1 and 256, not \(s.threads)") }
+        for (name, value) in [("--max-batch-urls", maxBatchURLs), ("--max-explained-batch-urls", maxExplainedBatchURLs),
+                              ("--max-batch-response-bytes", maxBatchResponseBytes), ("--max-expensive-requests", maxExpensiveRequests)]
+        where value < 1 {
+            throw ValidationError("\(name) must be at least 1, not \(value)")
+        }
     }
 
     func run() throws {
@@ -96,7 +119,7 @@ struct ServeCommand: ParsableCommand {
             let access = accessLog || ProcessInfo.processInfo.environment["SWITCHBOARD_ACCESS_LOG"] == "1"
             let started = try SwitchboardServer(
                 configuration: .init(manifestPath: s.config, host: s.host, port: s.port, threads: s.threads,
-                                     logger: logger, accessLog: access, ui: !noUI))
+                                     logger: logger, accessLog: access, ui: !noUI, limits: limits))
             server.withLock { $0 = started }
             // A stop that came while starting found no server to stop.
             if stopRequested.load(ordering: .acquiring) { started.stop() }

@@ -74,7 +74,7 @@ final class HTTPHardeningTests {
         func send(_ method: String, _ target: String, _ headers: [(String, String)] = [], body: String = "") throws -> RawHTTP.Response {
             var text = "\(method) \(target) HTTP/1.1\r\nHost: x\r\n"
             for (name, value) in headers { text += "\(name): \(value)\r\n" }
-            if method == "POST" { text += "Content-Length: \(body.utf8.count)\r\n" }
+            if method == "POST" { text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
             connection.send(Array((text + "\r\n" + body).utf8))
             return try connection.response()
         }
@@ -127,7 +127,7 @@ final class HTTPHardeningTests {
     @Test func acceptsChunkedBodies() throws {
         let body = #"{"urls":["/a"]}"#
         let chunk = String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n0\r\n\r\n"
-        let request = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk
+        let request = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk
         #expect(try RawHTTP.exchange(Array(request.utf8), port: server.port).status == 200)
     }
 

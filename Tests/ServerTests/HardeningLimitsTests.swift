@@ -33,6 +33,8 @@ struct HardeningLimitsTests {
         #expect(c["BODY_DEADLINE"] == d.bodyDeadlineSeconds)
         #expect(c["INACTIVITY_TIMEOUT"] == d.timeoutSeconds)
         #expect(c["MAX_URL"] == URLScope.maxLength)
-        #expect(c["MAX_BATCH_URLS"] == SwitchboardAPI.maxBatchURLs)
+        #expect(c["MAX_BATCH_URLS"] == RequestLimits().batchURLs)
+        #expect(c["MAX_EXPLAINED_BATCH_URLS"] == RequestLimits().explainedBatchURLs)
+        #expect(c["MAX_EXPENSIVE"] == RequestLimits().expensiveRequests)
     }
 }

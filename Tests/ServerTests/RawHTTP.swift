@@ -111,6 +111,11 @@ enum RawHTTP {
                         port: Int) throws -> Response {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        // What each POST endpoint takes (POST /v1/validate a cases text, the rest JSON);
+        // a test of another type names its own.
+        if method == "POST" && !headers.contains(where: { $0.0.lowercased() == "content-type" }) {
+            text += "Content-Type: \(target.hasPrefix("/v1/validate") ? "text/plain" : "application/json")\r\n"
+        }
         if !body.isEmpty || method == "POST" { text += "Content-Length: \(body.count)\r\n" }
         text += "\r\n"
         return try exchange(Array(text.utf8) + body, port: port)

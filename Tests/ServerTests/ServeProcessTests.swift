@@ -62,7 +62,7 @@ struct ServeProcessTests {
         // A request whose body is still arriving when the signal comes.
         let body = Array(#"{"urls": ["/artist/banksy"]}"#.utf8)
         let connection = try RawHTTP.Connection(port: served.port)
-        connection.send(Array("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+        connection.send(Array("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
                         + body.prefix(5))
         #expect(try eventually { try RawHTTP.get("/metrics", port: served.port).status == 200 })
         kill(served.process.processIdentifier, SIGINT)

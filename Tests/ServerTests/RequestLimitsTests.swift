@@ -1,0 +1,90 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import MicroHTTPD
+@testable import SwitchboardServer
+import SystemSupport
+
+/// What one request may ask (``RequestLimits``), over real sockets: batch sizes, the size
+/// of an answer, the media type of a body, and how many expensive requests run at once.
+struct RequestLimitsTests {
+    static func batch(_ count: Int, explain: String = "false") -> [UInt8] {
+        Array(#"{"urls": [\#(Array(repeating: #""/artist/banksy""#, count: count).joined(separator: ","))], "explain": \#(explain)}"#.utf8)
+    }
+
+    @Test func bodiesMustBeSentAsWhatTheyAre() throws {
+        let live = try LiveServer()
+        for type in ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"] {
+            let r = try RawHTTP.request("POST", "/v1/resolve", headers: [("Content-Type", type)], body: Self.batch(1), port: live.port)
+            #expect(r.status == 415, "\(type)")
+            #expect(r.header("Accept-Post") == "application/json")
+            #expect((try r.json()["detail"] as? String)?.contains("Content-Type: application/json") == true)
+        }
+        let charset = try RawHTTP.request("POST", "/v1/resolve", headers: [("Content-Type", "Application/JSON; charset=utf-8")],
+                                          body: Self.batch(1), port: live.port)
+        #expect(charset.status == 200)
+        let cases = Array("/artist/banksy -> Artist\n".utf8)
+        #expect(try RawHTTP.request("POST", "/v1/validate", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                    body: cases, port: live.port).status == 415)
+        #expect(try RawHTTP.request("POST", "/v1/validate", body: cases, port: live.port).status == 200)
+    }
+
+    @Test func batchesAndTheirAnswersAreBounded() throws {
+        let live = try LiveServer(limits: RequestLimits(batchURLs: 50, explainedBatchURLs: 5, batchResponseBytes: 4096))
+        #expect(try RawHTTP.request("POST", "/v1/resolve", body: Self.batch(5, explain: "true"), port: live.port).status == 200)
+        let explained = try RawHTTP.request("POST", "/v1/resolve", body: Self.batch(6, explain: "\"near\""), port: live.port)
+        #expect(explained.status == 413)
+        #expect((try explained.json()["detail"] as? String)?.contains("at most 5") == true)
+        #expect(try RawHTTP.request("POST", "/v1/resolve", body: Self.batch(51), port: live.port).status == 413)
+        // 20 results of ~300 bytes: past 4,096 bytes of answer.
+        let large = try RawHTTP.request("POST", "/v1/resolve", body: Self.batch(20), port: live.port)
+        #expect(large.status == 413)
+        #expect((try large.json()["detail"] as? String)?.contains("larger than 4096 bytes") == true)
+        #expect(try RawHTTP.request("POST", "/v1/resolve", body: Self.batch(10), port: live.port).status == 200)
+    }
+
+    /// The expensive requests in progress are bounded: past the bound, 503 with
+    /// Retry-After, and the place is given back once the answer is out.
+    @Test func expensiveRequestsPastTheBoundGet503() throws {
+        let work = ExpensiveWork(limits: RequestLimits(expensiveRequests: 1))
+        let gate = DispatchSemaphore(value: 0)
+        let (first, _) = work.run({ _ in
+            gate.wait()
+            return (HTTPResponse(status: 200), .none)
+        }, answered: { _, _ in })
+        guard case .held(let held) = first.body else { Issue.record("not offloaded"); return }
+        let (second, _) = work.run({ _ in (HTTPResponse(status: 200), .none) }, answered: { _, _ in })
+        #expect(second.status == 503)
+        #expect(second.headers.contains { $0 == ("Retry-After", "1") })
+        gate.signal()
+        // Woken once the work is done; its answer gives the place back when it completes.
+        let deadline = Date().addingTimeInterval(5)
+        while held.reason == nil && Date() < deadline { usleep(1000) }
+        let answer = held.answer(.woken)
+        #expect(answer.status == 200)
+        #expect(work.inProgress == 1)
+        answer.onCompleted?()
+        #expect(work.inProgress == 0)
+    }
+
+    /// A client gone before its work runs leaves nothing to do: the work sees it cancelled.
+    @Test func aClientGoneCancelsItsWork() throws {
+        let work = ExpensiveWork(limits: RequestLimits(expensiveRequests: 2))
+        let gate = DispatchSemaphore(value: 0), saw = DispatchSemaphore(value: 0)
+        let (blocker, _) = work.run({ _ in gate.wait(); return (HTTPResponse(status: 200), .none) }, answered: { _, _ in })
+        let cancelled = Locked<Bool?>(nil)
+        let (second, _) = work.run({ job in
+            cancelled.withLock { $0 = job.isCancelled }
+            saw.signal()
+            return (HTTPResponse(status: 200), .none)
+        }, answered: { _, _ in })
+        guard case .held(let held) = second.body, case .held = blocker.body else { Issue.record("not offloaded"); return }
+        // The hold loop tells a request its client left; it answers (dropped) and gives its place back.
+        _ = held.answer(.clientGone)
+        #expect(work.inProgress == 1)
+        gate.signal()
+        // Skipped, or seen cancelled if it had started.
+        _ = saw.wait(timeout: .now() + 1)
+        #expect(cancelled.withLock { $0 } != false)
+    }
+}
