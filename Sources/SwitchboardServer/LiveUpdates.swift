@@ -194,8 +194,9 @@ final class LiveUpdates: Sendable {
         for request in wake { request.wake() }
     }
 
-    /// Records that a new file was refused and the last good one stays; announced once
-    /// until a manifest is put in service or another refusal comes.
+    /// Records that a new file was refused and the last good one stays (`message`: what
+    /// `/readyz` and the streams may show of why); announced once until a manifest is put
+    /// in service or another refusal comes.
     func refused(_ message: String, at epoch: Int64) {
         let news = state.withLock { s in
             s.service.reloadFailures += 1
@@ -204,12 +205,11 @@ final class LiveUpdates: Sendable {
             return s.lastFailure != message
         }
         guard news else { return }
-        // A manifest with an error on each of 40,000 routes has a message of megabytes: an
-        // event carries its start (far below a stream's backlog limit), /readyz all of it.
+        // The summary names one error, which may still quote a long pattern: an event
+        // carries its start, far below a stream's backlog limit.
         var error = message
         if error.utf8.count > Self.eventErrorLimit {
-            error = String(decoding: message.utf8.prefix(Self.eventErrorLimit), as: UTF8.self)
-                + " … (\(message.utf8.count) bytes; GET /readyz has all of it)"
+            error = String(decoding: message.utf8.prefix(Self.eventErrorLimit), as: UTF8.self) + " …"
         }
         broadcast(ServerSentEvent.event("reload-failed", data: .object([
             .init("error", .string(error)), .init("at", .string(HTTPDate.rfc3339(epoch))),

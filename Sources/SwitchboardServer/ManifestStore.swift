@@ -52,9 +52,9 @@ final class ManifestStore: Sendable {
                                                         "etag": "\(served.compiled.etag)"])
             live.putInService(served)
             return .reloaded(version: served.compiled.manifest.version, etag: served.compiled.etag)
-        case .failed(let message):
+        case .failed(let message, let summary):
             logger.error("manifest rejected, keeping the last good one", metadata: ["path": "\(path)", "error": "\(message)"])
-            live.refused(message, at: Self.now())
+            live.refused(summary, at: Self.now())
             return .failed(message)
         case .unchanged:
             logger.debug("manifest unchanged", metadata: ["path": "\(path)"])
@@ -62,19 +62,22 @@ final class ManifestStore: Sendable {
         }
     }
 
-    /// What reading the file gave: a manifest to serve, the same bytes, or why not.
+    /// What reading the file gave: a manifest to serve, the same bytes, or why not: the
+    /// whole message for the log, and a summary for `/readyz` and the event streams, which
+    /// anyone may read: the file by its name only (not where it lives) and the first error.
     private enum Loaded: Sendable {
         case served(ServedManifest)
         case unchanged
-        case failed(String)
+        case failed(String, summary: String)
     }
 
     private func load() -> Loaded {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
         let bytes: [UInt8]
         do {
             bytes = try ManifestFile.read(path)
         } catch {
-            return .failed(error.description)
+            return .failed(error.description, summary: error.description.replacingOccurrences(of: path, with: name))
         }
         let current = self.current
         if bytes == current.sourceBytes { return .unchanged }
@@ -82,10 +85,13 @@ final class ManifestStore: Sendable {
         do {
             compiled = try CompiledManifest(json: bytes)
         } catch {
-            return .failed("\(path): " + error.diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "; "))
+            let errors = error.diagnostics.filter { $0.severity == .error }.map(\.description)
+            let more = errors.count > 1 ? " (and \(errors.count - 1) more in the server's log)" : ""
+            return .failed("\(path): " + errors.joined(separator: "; "),
+                           summary: "\(name): \(errors.count) error\(errors.count == 1 ? "" : "s"): \(errors.first ?? "")\(more)")
         }
         guard let served = ServedManifest(compiled: compiled, sourceBytes: bytes, loadedAt: Self.now()) else {
-            return .failed("\(path): could not prepare responses")
+            return .failed("\(path): could not prepare responses", summary: "\(name): could not prepare responses")
         }
         return .served(served)
     }

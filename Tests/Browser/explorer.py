@@ -185,6 +185,12 @@ def fallback_polling():
 def main():
     desktop = browser(1280, 1000)
     try:
+        # A malformed escape in the address, in a key and in a value: the page still starts.
+        for fragment in ["#%E0%A4%A", "#url=%E0%A4%A&explain=1"]:
+            open_page(desktop, fragment)
+            check(desktop.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1",
+                  f"the page starts at /{fragment}", fragment)
+
         # A link to an explanation resolves as soon as it opens.
         link = "#url=" + urllib.parse.quote("https://www.artsy.net/artist/banksy/bogus-tab", safe="") + "&explain=1"
         open_page(desktop, link)

@@ -45,9 +45,10 @@ function readHash() {
   for (const part of location.hash.replace(/^#/, "").split("&")) {
     if (!part) continue;
     const eq = part.indexOf("=");
-    const key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
-    let value = "";
-    try { value = eq < 0 ? "" : decodeURIComponent(part.slice(eq + 1)); } catch (e) { value = part.slice(eq + 1); }
+    // A malformed escape (`#%E0%A4%A`) reads as written: an address never stops the page.
+    const decode = (text) => { try { return decodeURIComponent(text); } catch (e) { return text; } };
+    const key = decode(eq < 0 ? part : part.slice(0, eq));
+    const value = eq < 0 ? "" : decode(part.slice(eq + 1));
     if (FIELDS.includes(key)) values[key] = value;
   }
   return values;
