@@ -23,6 +23,10 @@ final class RequestState {
     /// target is copied, not a byte at a time by the request.
     @exclusivity(unchecked) private(set) var questionMark = 0
     @exclusivity(unchecked) var started = false
+    /// Whether the request is counted in ``DaemonContext/inFlight``: from its request line
+    /// to its completion, or to the connection's close when libmicrohttpd gives up on it
+    /// without completing it.
+    @exclusivity(unchecked) var counted = false
     @exclusivity(unchecked) var body: [UInt8] = []
     @exclusivity(unchecked) var bodyTooLarge = false
     /// Values of the headers the handler reads (``HTTPRequest/headers``), taken with the
@@ -119,7 +123,11 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
         socketContext.pointee = Unmanaged.passRetained(RequestState(headerNames: context._withUnsafeGuaranteedRef { $0.headerNames })).toOpaque()
         _ = context._withUnsafeGuaranteedRef { $0.connectionStates.wrappingAdd(1, ordering: .relaxed) }
     } else if let state = socketContext.pointee {
-        Unmanaged<RequestState>.fromOpaque(state).release()
+        let request = Unmanaged<RequestState>.fromOpaque(state)
+        if request._withUnsafeGuaranteedRef({ $0.counted }) {
+            _ = context._withUnsafeGuaranteedRef { $0.inFlight.wrappingSubtract(1, ordering: .releasing) }
+        }
+        request.release()
         socketContext.pointee = nil
         _ = context._withUnsafeGuaranteedRef { $0.connectionStates.wrappingSubtract(1, ordering: .relaxed) }
     }
@@ -131,8 +139,12 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
 /// connection client-aware when it calls this, so `requestCompleted` always follows.
 func requestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     guard let uri, let cls, let connection, let pointer = sb_socket_context(connection) else { return nil }
-    _ = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.wrappingAdd(1, ordering: .relaxed) }
-    Unmanaged<RequestState>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.begin(target: uri) }
+    let counted = Unmanaged<RequestState>.fromOpaque(pointer)._withUnsafeGuaranteedRef { state in
+        state.begin(target: uri)
+        defer { state.counted = true }
+        return state.counted
+    }
+    if !counted { _ = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.wrappingAdd(1, ordering: .relaxed) } }
     return pointer
 }
 
@@ -140,14 +152,16 @@ func requestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>
 func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
                       _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode) {
     guard let slot, let pointer = slot.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(pointer)._withUnsafeGuaranteedRef { state in
+    let counted = Unmanaged<RequestState>.fromOpaque(pointer)._withUnsafeGuaranteedRef { state in
         // Resumed, then closed before its answer could be queued (the client left): the
         // answer is still asked for once, so whoever holds the request learns it ended.
         if let held = state.held { _ = held.answer(.clientGone) }
         state.end()
+        defer { state.counted = false }
+        return state.counted
     }
     slot.pointee = nil
-    if let cls { _ = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.wrappingSubtract(1, ordering: .releasing) } }
+    if counted, let cls { _ = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.wrappingSubtract(1, ordering: .releasing) } }
 }
 
 /// The access handler: called once with the headers, then with each piece of body,
