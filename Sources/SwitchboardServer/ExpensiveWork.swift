@@ -19,14 +19,18 @@ public struct RequestLimits: Sendable, Equatable {
     public var expensiveRequests: Int
     /// How long one may wait and run before it is answered 503.
     public var expensiveSeconds: Int
+    /// How long an event stream lives; it then ends, and its `retry:` (2 to 5 s, random
+    /// per connection) brings the client back (`--max-stream-seconds`).
+    public var streamSeconds: Int
 
     public init(batchURLs: Int = 10_000, explainedBatchURLs: Int = 1_000, batchResponseBytes: Int = 8 << 20,
-                expensiveRequests: Int = 4, expensiveSeconds: Int = 30) {
+                expensiveRequests: Int = 4, expensiveSeconds: Int = 30, streamSeconds: Int = 3600) {
         self.batchURLs = batchURLs
         self.explainedBatchURLs = explainedBatchURLs
         self.batchResponseBytes = batchResponseBytes
         self.expensiveRequests = expensiveRequests
         self.expensiveSeconds = expensiveSeconds
+        self.streamSeconds = streamSeconds
     }
 }
 

@@ -16,7 +16,7 @@ import SystemSupport
 /// daemon and cost no thread; the answer of a held poll is decided when it is sent, from
 /// the manifest in service then, so a burst of reloads leaves every client on the last one.
 final class LiveUpdates: Sendable {
-    /// Seconds between keep-alive comments on a stream.
+    /// Seconds between keep-alive comments on a stream (at most).
     static let keepAliveSeconds = 15
     /// Bytes a stream's reader may fall behind before the stream is ended.
     static let streamBacklogLimit = 64 << 10
@@ -24,6 +24,15 @@ final class LiveUpdates: Sendable {
     static let eventErrorLimit = 4 << 10
     /// Upper bounds of the wake-up latency buckets, in seconds.
     static let wakeupBuckets: [Double] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
+
+    /// What held polls and streams may take.
+    struct Limits: Sendable {
+        /// Held polls and streams together; past it a poll is answered at once (the
+        /// preference not applied, as RFC 7240 allows) and a stream gets 503.
+        var connections = Int.max
+        /// How long a stream lives before it is ended (its client comes back after its `retry:`).
+        var streamSeconds = 3600
+    }
 
     private struct Waiter: Sendable {
         let request: HeldRequest
@@ -55,7 +64,7 @@ final class LiveUpdates: Sendable {
         var waiters: [UInt64: Waiter] = [:]
         /// Waiters woken by a swap and not yet answered, with the swap's time.
         var woken: [UInt64: ContinuousClock.Instant] = [:]
-        var streams: [UInt64: EventStream] = [:]
+        var streams: [UInt64: (stream: EventStream, ends: ContinuousClock.Instant)] = [:]
         var nextID: UInt64 = 1
         var figures = Figures()
         /// The refusal last announced: the same file refused again (every write in its
@@ -69,12 +78,28 @@ final class LiveUpdates: Sendable {
     /// Sends the keep-alive comment; cancelled by `stop()`. Dispatch sources are thread-safe.
     nonisolated(unsafe) private let keepAlive: DispatchSourceTimer
 
-    init(current: ServedManifest) {
+    let limits: Limits
+
+    init(current: ServedManifest, limits: Limits = Limits()) {
+        self.limits = limits
         state = Locked(State(service: Service(current: current)))
         keepAlive = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "switchboard.keep-alive"))
-        keepAlive.schedule(deadline: .now() + .seconds(Self.keepAliveSeconds), repeating: .seconds(Self.keepAliveSeconds))
-        keepAlive.setEventHandler { [weak self] in self?.broadcast(ServerSentEvent.keepAlive) }
+        // Often enough to end a stream within a second of its end when streams are short.
+        let period = max(1, min(Self.keepAliveSeconds, limits.streamSeconds))
+        keepAlive.schedule(deadline: .now() + .seconds(period), repeating: .seconds(period))
+        keepAlive.setEventHandler { [weak self] in self?.tick() }
         keepAlive.resume()
+    }
+
+    /// The keep-alive comment to every stream, and the end of those whose time is up.
+    private func tick() {
+        let now = ContinuousClock.now
+        let (open, over) = state.withLock { s in
+            let over = s.streams.values.filter { $0.ends <= now }.map(\.stream)
+            return (s.streams.values.map(\.stream), over)
+        }
+        for stream in over { stream.finish() }
+        for stream in open { stream.send(ServerSentEvent.keepAlive) }
     }
 
     func stop() { keepAlive.cancel() }
@@ -99,9 +124,10 @@ final class LiveUpdates: Sendable {
     /// Holds a poll whose `If-None-Match` matched `seen` until another manifest is in
     /// service (200 with it) or `wait` seconds and a random extra of up to `wait`/16 pass
     /// (304); both carry `Preference-Applied`. `answered` is told the status sent (not
-    /// when the client left first).
+    /// when the client left first). Nil when held polls and streams already take their
+    /// share of the connections: the poll is then answered as if it had asked for no wait.
     func hold(seen: ServedManifest, echo: Bool, gzip: Bool, wait: Int,
-              answered: @escaping @Sendable (Int) -> Void) -> HTTPResponse {
+              answered: @escaping @Sendable (Int) -> Void) -> HTTPResponse? {
         let etag = echo ? seen.echoETag : seen.compiled.etag
         let jitter = LivePolling.maxJitter(wait: wait) * Double.random(in: 0...1)
         let id = state.withLock { s in
@@ -115,11 +141,14 @@ final class LiveUpdates: Sendable {
             if wake != .clientGone { answered(response.status) }
             return response
         }
-        let registered = state.withLock { s in
+        let capacity = limits.connections
+        let registered: Bool? = state.withLock { s in
             guard (echo ? s.service.current.echoETag : s.service.current.compiled.etag) == etag else { return false }
+            guard s.waiters.count + s.woken.count + s.streams.count < capacity else { return nil }
             s.waiters[id] = Waiter(request: request, etag: etag, echo: echo)
             return true
         }
+        guard let registered else { return nil }
         // The manifest changed since the comparison: the answer, a 200, goes out at once.
         if !registered { request.wake() }
         return .held(request)
@@ -147,7 +176,10 @@ final class LiveUpdates: Sendable {
     /// `manifest` event for it.
     func subscribe(lastEventID: String?) -> HTTPResponse {
         let retry = ServerSentEvent.retry(milliseconds: Int.random(in: 2000...5000))
-        let stream: EventStream = state.withLock { s in
+        let ends = ContinuousClock.now + .seconds(limits.streamSeconds)
+        let capacity = limits.connections
+        let stream: EventStream? = state.withLock { s in
+            guard s.waiters.count + s.woken.count + s.streams.count < capacity else { return nil }
             let id = s.nextID
             s.nextID += 1
             let current = s.service.current
@@ -155,8 +187,14 @@ final class LiveUpdates: Sendable {
             let stream = EventStream(initial: initial, limit: Self.streamBacklogLimit) { [weak self] in
                 self?.state.withLock { _ = $0.streams.removeValue(forKey: id) }
             }
-            s.streams[id] = stream
+            s.streams[id] = (stream, ends)
             return stream
+        }
+        guard let stream else {
+            var problem = Problem(status: 503, title: "Service Unavailable",
+                                  detail: "held polls and event streams take all the connections they may; retry in a few seconds")
+            problem.headers = [("Retry-After", "\(Int.random(in: 2...5))")]
+            return problem.response
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8"),
                                                    ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")],
@@ -183,7 +221,7 @@ final class LiveUpdates: Sendable {
                 s.woken[id] = now
                 wake.append(waiter.request)
             }
-            return (wake, changed ? Array(s.streams.values) : [])
+            return (wake, changed ? s.streams.values.map(\.stream) : [])
         }
         afterSwap.withLock { $0 }?()
         // Streams first: a send each, where a poll's wake-up is a resume and an answer.
@@ -217,7 +255,7 @@ final class LiveUpdates: Sendable {
     }
 
     private func broadcast(_ bytes: [UInt8]) {
-        for stream in state.withLock({ Array($0.streams.values) }) { stream.send(bytes) }
+        for stream in state.withLock({ $0.streams.values.map(\.stream) }) { stream.send(bytes) }
     }
 
     /// `manifest`, with the ETag as its id: `{"version","etag","updatedAt","loadedAt","routes"}`.

@@ -21,7 +21,7 @@ final class ManifestStore: Sendable {
     private let logger: Logger
 
     /// Loads the manifest at `path`; throws when it cannot be served.
-    init(path: String, logger: Logger) throws(ManifestFile.LoadError) {
+    init(path: String, logger: Logger, live limits: LiveUpdates.Limits = .init()) throws(ManifestFile.LoadError) {
         let bytes = try ManifestFile.read(path)
         let compiled: CompiledManifest
         do {
@@ -33,7 +33,7 @@ final class ManifestStore: Sendable {
             throw .unreadable(path: path, reason: "could not prepare responses")
         }
         self.path = path
-        self.live = LiveUpdates(current: served)
+        self.live = LiveUpdates(current: served, limits: limits)
         self.logger = logger
     }
 

@@ -27,8 +27,10 @@ extension SwitchboardAPI {
                 // SPEC §6: a blocking poll, held until another manifest is in service.
                 if let wait = LivePolling.preferredWait(request.header(.prefer)) {
                     let metrics = self.metrics, method = request.methodKind
-                    return store.live.hold(seen: served, echo: echo, gzip: gzip, wait: wait) { status in
+                    if let held = store.live.hold(seen: served, echo: echo, gzip: gzip, wait: wait, answered: { status in
                         metrics.record(endpoint: .manifest, method: method, status: status, nanoseconds: nil)
+                    }) {
+                        return held
                     }
                 }
                 return HTTPResponse(status: 304, prepared: echo ? served.echoNotModified : served.manifestNotModified)

@@ -76,11 +76,6 @@ public final class SwitchboardServer: Sendable {
         self.logger = logger
         // A reload frees a whole manifest: its pages go back to the kernel.
         keepFreedMemoryReturned()
-        do {
-            store = try ManifestStore(path: configuration.manifestPath, logger: logger)
-        } catch {
-            throw .manifest(error)
-        }
         var http = configuration.http
         http.host = configuration.host
         http.port = configuration.port
@@ -90,6 +85,14 @@ public final class SwitchboardServer: Sendable {
         let limit = DescriptorLimit.raise()
         http = limit.fitting(http)
         http.requestHeaders = SwitchboardAPI.requestHeaders
+        // Held polls and streams never end on their own: together they may take half of
+        // the connections, never all of them.
+        let live = LiveUpdates.Limits(connections: max(1, http.connectionLimit / 2), streamSeconds: configuration.limits.streamSeconds)
+        do {
+            store = try ManifestStore(path: configuration.manifestPath, logger: logger, live: live)
+        } catch {
+            throw .manifest(error)
+        }
         do {
             daemon = try HTTPDaemon(configuration: http, handler: SwitchboardAPI(store: store, metrics: metrics,
                                                                             accessLog: configuration.accessLog ? logger : nil,

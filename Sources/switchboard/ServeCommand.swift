@@ -50,9 +50,13 @@ struct ServeCommand: ParsableCommand {
             help: "Batches, explain=near and validate requests in progress at once; more get 503 with Retry-After [default: 4].")
     var maxExpensiveRequests = RequestLimits().expensiveRequests
 
+    @Option(name: .customLong("max-stream-seconds"),
+            help: "How long a /v1/events stream lives; its retry: then brings the client back [default: 3600].")
+    var maxStreamSeconds = RequestLimits().streamSeconds
+
     var limits: RequestLimits {
         RequestLimits(batchURLs: maxBatchURLs, explainedBatchURLs: maxExplainedBatchURLs, batchResponseBytes: maxBatchResponseBytes,
-                      expensiveRequests: maxExpensiveRequests)
+                      expensiveRequests: maxExpensiveRequests, streamSeconds: maxStreamSeconds)
     }
 
     var level: Logger.Level? {
@@ -80,7 +84,8 @@ struct ServeCommand: ParsableCommand {
         guard (0...65535).contains(s.port) else { throw ValidationError("the port must be between 0 and 65535, not \(s.port)") }
         guard (1...256).contains(s.threads) else { throw ValidationError("threads must be between 1 and 256, not \(s.threads)") }
         for (name, value) in [("--max-batch-urls", maxBatchURLs), ("--max-explained-batch-urls", maxExplainedBatchURLs),
-                              ("--max-batch-response-bytes", maxBatchResponseBytes), ("--max-expensive-requests", maxExpensiveRequests)]
+                              ("--max-batch-response-bytes", maxBatchResponseBytes), ("--max-expensive-requests", maxExpensiveRequests),
+                              ("--max-stream-seconds", maxStreamSeconds)]
         where value < 1 {
             throw ValidationError("\(name) must be at least 1, not \(value)")
         }

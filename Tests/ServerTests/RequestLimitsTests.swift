@@ -4,6 +4,7 @@ import Testing
 @testable import MicroHTTPD
 @testable import SwitchboardServer
 import SystemSupport
+import TestSupport
 
 /// What one request may ask (``RequestLimits``), over real sockets: batch sizes, the size
 /// of an answer, the media type of a body, and how many expensive requests run at once.
@@ -86,5 +87,61 @@ struct RequestLimitsTests {
         // Skipped, or seen cancelled if it had started.
         _ = saw.wait(timeout: .now() + 1)
         #expect(cancelled.withLock { $0 } != false)
+    }
+}
+
+/// Fair shares of the connections for what never ends on its own: held polls and event
+/// streams together take at most half of the connection limit, and a stream lives a
+/// bounded time.
+struct LiveShareTests {
+    @Test func heldPollsAndStreamsTakeAtMostHalfTheConnections() throws {
+        // 16 connections: 8 for polls and streams; 4 for each address (a quarter).
+        var http = HTTPDaemon.Configuration()
+        http.connectionLimit = 16
+        let live = try LiveServer(http: http)
+        var readers: [EventStreamReader] = []
+        for i in 0..<8 {
+            let reader = try EventStreamReader(port: live.port, source: "127.0.\(1 + i / 4).1")
+            #expect(!reader.events(1).isEmpty)
+            readers.append(reader)
+        }
+        let refused = try RawHTTP.Connection(port: live.port, source: "127.0.3.1")
+        refused.send(Array("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let answer = try refused.response()
+        #expect(answer.status == 503)
+        #expect((2...5).contains(Int(answer.header("Retry-After") ?? "") ?? 0))
+        // A poll that would be held is answered at once, its preference not applied.
+        let etag = live.server.etag
+        let started = Date()
+        let poll = try RawHTTP.get("/v1/manifest", headers: [("If-None-Match", etag), ("Prefer", "wait=30")], port: live.port)
+        #expect(poll.status == 304)
+        #expect(poll.header("Preference-Applied") == nil)
+        #expect(Date().timeIntervalSince(started) < 5)
+        // The rest of the connections still serve.
+        #expect(try RawHTTP.get("/healthz", port: live.port).status == 200)
+    }
+
+    @Test func aStreamEndsAfterItsTimeAndGivesItsPlaceBack() throws {
+        var http = HTTPDaemon.Configuration()
+        http.connectionLimit = 16
+        let live = try LiveServer(http: http, limits: RequestLimits(streamSeconds: 1))
+        let readers = try (0..<8).map { i in try EventStreamReader(port: live.port, source: "127.0.\(1 + i / 4).1") }
+        let opening = readers[0].events(2)
+        #expect((2000...5000).contains(opening.first?.retry ?? 0), "its retry: brings the client back, 2 to 5 s later")
+        #expect(try RawHTTP.Connection(port: live.port, source: "127.0.3.1").exchanging("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n").status == 503)
+        for reader in readers {
+            _ = reader.drain(for: 0.4)
+        }
+        #expect(eventually(within: 5) { readers.allSatisfy { _ = $0.drain(for: 0.1); return $0.ended } }, "each stream ends with its closing chunk")
+        let again = try EventStreamReader(port: live.port, source: "127.0.3.1")
+        #expect(!again.events(1).isEmpty, "a place came back")
+    }
+}
+
+extension RawHTTP.Connection {
+    /// Sends `request` and reads one response.
+    func exchanging(_ request: String) throws -> RawHTTP.Response {
+        send(Array(request.utf8))
+        return try response()
     }
 }
