@@ -102,6 +102,40 @@ static inline int sb_connection_fd(struct MHD_Connection *connection) {
     return info == NULL ? -1 : info->connect_fd;
 }
 
+/// The share of the connection limit an address counts against: its /24 for IPv4 (and
+/// IPv4-mapped IPv6), its /64 for IPv6, which one holder gets whole. `v6` tells the two
+/// apart; an address of another family has the share (0, -1).
+struct sb_share {
+    uint64_t prefix;
+    int v6;
+};
+
+static inline struct sb_share sb_address_share(const struct sockaddr *address) {
+    struct sb_share share = { 0, -1 };
+    if (address == NULL) return share;
+    if (address->sa_family == AF_INET) {
+        share.prefix = ntohl(((const struct sockaddr_in *)address)->sin_addr.s_addr) >> 8;
+        share.v6 = 0;
+    } else if (address->sa_family == AF_INET6) {
+        const struct in6_addr *a = &((const struct sockaddr_in6 *)address)->sin6_addr;
+        const uint8_t *b = a->s6_addr;
+        if (IN6_IS_ADDR_V4MAPPED(a)) {
+            share.prefix = ((uint64_t)b[12] << 16) | ((uint64_t)b[13] << 8) | b[14];
+            share.v6 = 0;
+        } else {
+            for (int i = 0; i < 8; i++) share.prefix = (share.prefix << 8) | b[i];
+            share.v6 = 1;
+        }
+    }
+    return share;
+}
+
+/// The share of a connection's client address.
+static inline struct sb_share sb_connection_share(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return sb_address_share(info == NULL ? NULL : info->client_addr);
+}
+
 /// A response whose body MHD copies (MHD_create_response_from_buffer_copy does not
 /// exist before 1.0).
 static inline struct MHD_Response *sb_response_copy(size_t size, const void *data) {

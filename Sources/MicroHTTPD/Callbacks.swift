@@ -43,8 +43,12 @@ final class RequestState {
     /// borrows them with its buffers (``lendRequest(method:)``).
     @exclusivity(unchecked) private var headerNames: [String]
 
-    init(headerNames: [String]) {
+    /// The block of addresses the connection counts against (``AddressShares``).
+    let share: AddressShares.Share
+
+    init(headerNames: [String], share: AddressShares.Share) {
         self.headerNames = headerNames
+        self.share = share
     }
 
     /// Buffers larger than this are let go at the end of a request rather than kept for
@@ -109,8 +113,10 @@ final class RequestState {
 /// as soon as it is accepted (`HTTPDaemon.stop`).
 func acceptPolicy(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
     guard let cls else { return .YES }
-    let refusing = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.refusing.load(ordering: .relaxed) }
-    return refusing ? .NO : .YES
+    return Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
+        if context.refusing.load(ordering: .relaxed) { return .NO }
+        return context.shares.admits(AddressShares.Share(address: address)) ? .YES : .NO
+    }
 }
 
 /// MHD_OPTION_NOTIFY_CONNECTION: a connection's state is made when it opens
@@ -120,12 +126,20 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
     guard let socketContext, let cls else { return }
     let context = Unmanaged<DaemonContext>.fromOpaque(cls)
     if code == .CONNECTION_NOTIFY_STARTED {
-        socketContext.pointee = Unmanaged.passRetained(RequestState(headerNames: context._withUnsafeGuaranteedRef { $0.headerNames })).toOpaque()
-        _ = context._withUnsafeGuaranteedRef { $0.connectionStates.wrappingAdd(1, ordering: .relaxed) }
+        guard let connection else { return }
+        let share = AddressShares.Share(sb_connection_share(connection))
+        socketContext.pointee = Unmanaged.passRetained(RequestState(headerNames: context._withUnsafeGuaranteedRef { $0.headerNames },
+                                                                    share: share)).toOpaque()
+        context._withUnsafeGuaranteedRef { context in
+            context.connectionStates.wrappingAdd(1, ordering: .relaxed)
+            context.shares.opened(share)
+        }
     } else if let state = socketContext.pointee {
         let request = Unmanaged<RequestState>.fromOpaque(state)
-        if request._withUnsafeGuaranteedRef({ $0.counted }) {
-            _ = context._withUnsafeGuaranteedRef { $0.inFlight.wrappingSubtract(1, ordering: .releasing) }
+        let (counted, share) = request._withUnsafeGuaranteedRef { ($0.counted, $0.share) }
+        context._withUnsafeGuaranteedRef { context in
+            if counted { context.inFlight.wrappingSubtract(1, ordering: .releasing) }
+            context.shares.closed(share)
         }
         request.release()
         socketContext.pointee = nil

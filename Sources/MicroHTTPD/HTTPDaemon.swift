@@ -26,7 +26,8 @@ public final class HTTPDaemon: Sendable {
         /// Connections in all, held polls and event streams included; lowered to the
         /// descriptors the process may open by ``DescriptorLimit/fitting(_:)``.
         public var connectionLimit: Int
-        /// Connections one client address may hold (slowloris).
+        /// Connections one client may hold (slowloris): counted by /24 for IPv4 and by /64
+        /// for IPv6, the blocks one holder gets whole.
         public var perIPConnectionLimit: Int
         /// Seconds of inactivity before a connection is closed.
         public var timeoutSeconds: Int
@@ -104,7 +105,8 @@ public final class HTTPDaemon: Sendable {
             config.port = UInt16(clamping: configuration.port)
             config.threads = UInt32(max(1, configuration.threads))
             config.connection_limit = UInt32(configuration.connectionLimit)
-            config.per_ip_limit = UInt32(configuration.perIPConnectionLimit)
+            // Counted here by /24 and /64 (``AddressShares``), not per address by libmicrohttpd.
+            config.per_ip_limit = 0
             config.timeout_seconds = UInt32(configuration.timeoutSeconds)
             config.memory_limit = configuration.connectionMemoryLimit
             config.stack_size = 1 << 20
@@ -212,6 +214,8 @@ final class DaemonContext: Sendable {
     let connectionStates = Atomic<Int>(0)
     /// Answers parked requests at their deadline or when their client leaves.
     let holdLoop: HoldLoop
+    /// Open connections by /24 or /64.
+    let shares: AddressShares
     let streams: OpenStreams
 
     init(configuration: HTTPDaemon.Configuration, headerNames: [String], handler: any HTTPHandler, holdLoop: HoldLoop) {
@@ -222,10 +226,45 @@ final class DaemonContext: Sendable {
         self.handler = handler
         self.holdLoop = holdLoop
         self.streams = OpenStreams(holdLoop: holdLoop)
+        self.shares = AddressShares(limit: configuration.perIPConnectionLimit)
     }
 
     deinit {
         for i in headerNames.indices { free(UnsafeMutablePointer(mutating: headerNamesC[i])) }
         headerNamesC.deallocate()
     }
+}
+
+/// Open connections by the block of addresses they come from (``sb_share``: a /24 or a
+/// /64), each block at most `limit`: an IPv6 client holds a /64 and more, and one address
+/// per connection would give it every slot.
+final class AddressShares: Sendable {
+    struct Share: Hashable, Sendable {
+        let prefix: UInt64
+        let v6: Int32
+        init(_ share: sb_share) { (prefix, v6) = (share.prefix, share.v6) }
+        /// The share of a client address.
+        init(address: UnsafePointer<sockaddr>?) { self.init(sb_address_share(address)) }
+    }
+
+    let limit: Int
+    private let open = Locked<[Share: Int]>([:])
+
+    init(limit: Int) { self.limit = max(1, limit) }
+
+    /// Whether a connection of `share` may be accepted (checked as it is accepted; it is
+    /// counted once libmicrohttpd has made it, ``opened(_:)``).
+    func admits(_ share: Share) -> Bool { open.withLock { ($0[share] ?? 0) < limit } }
+
+    func opened(_ share: Share) { open.withLock { $0[share, default: 0] += 1 } }
+
+    func closed(_ share: Share) {
+        open.withLock { counts in
+            guard let count = counts[share] else { return }
+            counts[share] = count > 1 ? count - 1 : nil
+        }
+    }
+
+    /// Connections open from `share`.
+    func count(_ share: Share) -> Int { open.withLock { $0[share] ?? 0 } }
 }

@@ -296,3 +296,41 @@ struct MicroHTTPDTests {
         return String(decoding: status, as: UTF8.self) + String(decoding: body, as: UTF8.self)
     }
 }
+
+/// Connections are counted by the block of addresses one holder gets whole: a /24 for
+/// IPv4, a /64 for IPv6.
+struct AddressShareTests {
+    static func share(_ text: String) -> AddressShares.Share {
+        var v4 = sockaddr_in(), v6 = sockaddr_in6()
+        if inet_pton(AF_INET, text, &v4.sin_addr) == 1 {
+            v4.sin_family = sa_family_t(AF_INET)
+            return withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { AddressShares.Share(address: $0) } }
+        }
+        _ = inet_pton(AF_INET6, text, &v6.sin6_addr)
+        v6.sin6_family = sa_family_t(AF_INET6)
+        return withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { AddressShares.Share(address: $0) } }
+    }
+
+    @Test func blocksAreSlash24AndSlash64() {
+        #expect(Self.share("203.0.113.7") == Self.share("203.0.113.200"))
+        #expect(Self.share("203.0.113.7") != Self.share("203.0.114.7"))
+        #expect(Self.share("::ffff:203.0.113.9") == Self.share("203.0.113.7"))
+        #expect(Self.share("2001:db8:1:2::1") == Self.share("2001:db8:1:2:ffff:ffff:ffff:ffff"))
+        #expect(Self.share("2001:db8:1:2::1") != Self.share("2001:db8:1:3::1"))
+        // An IPv6 block whose first bits read as an IPv4 block's is not that block.
+        #expect(Self.share("::cb00:7100:0:0") != Self.share("203.0.113.0"))
+    }
+
+    @Test func aBlockHoldsItsLimitAndNoMore() {
+        let shares = AddressShares(limit: 2)
+        let a = Self.share("198.51.100.1"), b = Self.share("198.51.100.2"), other = Self.share("198.51.101.1")
+        shares.opened(a)
+        shares.opened(b)
+        #expect(!shares.admits(Self.share("198.51.100.3")))
+        #expect(shares.admits(other))
+        shares.closed(a)
+        #expect(shares.admits(a))
+        shares.closed(b)
+        #expect(shares.count(a) == 0)
+    }
+}

@@ -126,7 +126,7 @@ struct LiveUpdateTests {
                     let prefer = wait ? "Prefer: wait=1\r\n" : ""
                     let response: RawHTTP.Response
                     do {
-                        let connection = try RawHTTP.Connection(port: port, source: "127.0.0.\(1 + i % 8)")
+                        let connection = try RawHTTP.Connection(port: port, source: "127.0.\(1 + i % 8).1")
                         connection.send(Array("GET /v1/manifest HTTP/1.1\r\nHost: x\r\nConnection: close\r\nIf-None-Match: \(etag)\r\n\(prefer)\r\n".utf8))
                         response = try connection.response()
                     } catch {

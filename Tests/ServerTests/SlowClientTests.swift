@@ -24,7 +24,7 @@ struct SlowClientTests {
         #expect(held.count > 256)
         // Another address is served, quickly.
         let started = Date()
-        let other = try RawHTTP.Connection(port: live.port, host: "127.0.0.1", source: "127.0.0.2", timeoutSeconds: 2)
+        let other = try RawHTTP.Connection(port: live.port, host: "127.0.0.1", source: "127.0.1.2", timeoutSeconds: 2)
         other.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
         let response = try other.response()
         #expect(response.status == 200)
@@ -33,6 +33,10 @@ struct SlowClientTests {
         let extra = try? RawHTTP.Connection(port: live.port, host: "127.0.0.1", timeoutSeconds: 2)
         extra?.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
         #expect((try? extra?.response())?.status != 200)
+        // Nor does another address of its /24: shares count by block, not by address.
+        let neighbour = try? RawHTTP.Connection(port: live.port, host: "127.0.0.1", source: "127.0.0.3", timeoutSeconds: 2)
+        neighbour?.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+        #expect((try? neighbour?.response())?.status != 200)
         held.removeAll()
     }
 }
