@@ -45,10 +45,15 @@ final class RequestState {
 
     /// The block of addresses the connection counts against (``AddressShares``).
     let share: AddressShares.Share
+    /// When its next request's head is due (``HeadDeadlines``).
+    let head: HeadDeadlines.Watch
+    /// Bytes of the body counted in ``DaemonContext/bodyBytes``.
+    @exclusivity(unchecked) var bodyCounted = 0
 
-    init(headerNames: [String], share: AddressShares.Share) {
+    init(headerNames: [String], share: AddressShares.Share, fd: Int32) {
         self.headerNames = headerNames
         self.share = share
+        self.head = HeadDeadlines.Watch(fd: fd)
     }
 
     /// Buffers larger than this are let go at the end of a request rather than kept for
@@ -128,18 +133,21 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
     if code == .CONNECTION_NOTIFY_STARTED {
         guard let connection else { return }
         let share = AddressShares.Share(sb_connection_share(connection))
-        socketContext.pointee = Unmanaged.passRetained(RequestState(headerNames: context._withUnsafeGuaranteedRef { $0.headerNames },
-                                                                    share: share)).toOpaque()
+        let state = RequestState(headerNames: context._withUnsafeGuaranteedRef { $0.headerNames }, share: share,
+                                 fd: sb_connection_fd(connection))
+        socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
         context._withUnsafeGuaranteedRef { context in
             context.connectionStates.wrappingAdd(1, ordering: .relaxed)
             context.shares.opened(share)
+            context.heads.opened(state.head)
         }
     } else if let state = socketContext.pointee {
         let request = Unmanaged<RequestState>.fromOpaque(state)
-        let (counted, share) = request._withUnsafeGuaranteedRef { ($0.counted, $0.share) }
+        let (counted, share, head) = request._withUnsafeGuaranteedRef { ($0.counted, $0.share, $0.head) }
         context._withUnsafeGuaranteedRef { context in
             if counted { context.inFlight.wrappingSubtract(1, ordering: .releasing) }
             context.shares.closed(share)
+            context.heads.closed(head)
         }
         request.release()
         socketContext.pointee = nil
@@ -175,6 +183,18 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
         return state.counted
     }
     slot.pointee = nil
+    if let cls {
+        Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
+            Unmanaged<RequestState>.fromOpaque(pointer)._withUnsafeGuaranteedRef { state in
+                // The connection's next head is due from now; its body's bytes are free.
+                state.head.deadline.store(monotonicNanoseconds() &+ context.heads.nanoseconds, ordering: .relaxed)
+                if state.bodyCounted > 0 {
+                    context.bodyBytes.wrappingSubtract(state.bodyCounted, ordering: .relaxed)
+                    state.bodyCounted = 0
+                }
+            }
+        }
+    }
     if counted, let cls { _ = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.wrappingSubtract(1, ordering: .releasing) } }
 }
 
@@ -210,6 +230,7 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
     }
     if !state.started {
         state.started = true
+        state.head.deadline.store(0, ordering: .relaxed)
         // Answered at once, before any body is read, and the connection closes (0.9.75
         // closes a connection answered on the first call): what a smuggling attempt deserves.
         guard let refusal = framingRefusal(context, state, connection, url, version) else { return .YES }
@@ -298,6 +319,17 @@ private func receiveBody(_ context: DaemonContext, _ state: RequestState, _ conn
         return .NO
     }
     if let uploadData, !state.bodyTooLarge {
+        // What every body being received holds, together, is bounded too.
+        let (total, _) = context.bodyBytes.wrappingAdd(size, ordering: .relaxed)
+        state.bodyCounted += size
+        if total + size > limits.bodyMemoryBudget {
+            let body = problemJSON(503, "Service Unavailable", "too many request bodies are being received; retry in a second")
+            _ = body.withUnsafeBytes { bytes in
+                sb_send_final_response(connection, "503 Service Unavailable", "application/problem+json",
+                                       bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+            }
+            return .NO
+        }
         if state.body.count + size > limits.maxBodySize {
             state.bodyTooLarge = true
             state.body = []

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -46,13 +47,22 @@ public final class HTTPDaemon: Sendable {
         /// body still arriving after it gets 408. (A client that stops sending
         /// altogether is closed after `timeoutSeconds` of inactivity.)
         public var bodyDeadlineSeconds: Int
+        /// Seconds within which a request's head (request line and header section) must
+        /// arrive, from the connection's start or the end of its previous request: a head
+        /// trickled a byte at a time, which the inactivity timeout never ends, is cut off.
+        /// (An idle keep-alive connection is closed after as long.)
+        public var headDeadlineSeconds: Int
+        /// Bytes of request bodies being received, all connections together; a body that
+        /// would take more gets 503.
+        public var bodyMemoryBudget: Int
         /// Request headers copied into ``HTTPRequest``.
         public var requestHeaders: [String]
 
         public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, connectionLimit: Int = 65_536,
                     perIPConnectionLimit: Int = 256, timeoutSeconds: Int = 15, connectionMemoryLimit: Int = 32 << 10,
                     maxTargetLength: Int = 12 << 10, maxHeaderFields: Int = 100, maxHeaderBytes: Int = 8 << 10,
-                    maxBodySize: Int = 1 << 20, bodyDeadlineSeconds: Int = 10, requestHeaders: [String] = []) {
+                    maxBodySize: Int = 1 << 20, bodyDeadlineSeconds: Int = 10, headDeadlineSeconds: Int = 10,
+                    bodyMemoryBudget: Int = 64 << 20, requestHeaders: [String] = []) {
             self.host = host
             self.port = port
             self.threads = threads
@@ -65,6 +75,8 @@ public final class HTTPDaemon: Sendable {
             self.maxHeaderBytes = maxHeaderBytes
             self.maxBodySize = maxBodySize
             self.bodyDeadlineSeconds = bodyDeadlineSeconds
+            self.headDeadlineSeconds = headDeadlineSeconds
+            self.bodyMemoryBudget = bodyMemoryBudget
             self.requestHeaders = requestHeaders
         }
     }
@@ -170,6 +182,7 @@ public final class HTTPDaemon: Sendable {
         // libmicrohttpd must not be stopped with a connection suspended: every parked
         // request is answered and every stream ended, and none can start from here on;
         // then the resumes other threads decided (a wake-up, a send) and have not made yet.
+        state.heads.stop()
         state.holdLoop.stop()
         state.streams.finishAll()
         var report = StopReport()
@@ -216,6 +229,10 @@ final class DaemonContext: Sendable {
     let holdLoop: HoldLoop
     /// Open connections by /24 or /64.
     let shares: AddressShares
+    /// Connections whose request head is late are cut off.
+    let heads: HeadDeadlines
+    /// Bytes of bodies being received, all connections together (``HTTPDaemon/Configuration/bodyMemoryBudget``).
+    let bodyBytes = Atomic<Int>(0)
     let streams: OpenStreams
 
     init(configuration: HTTPDaemon.Configuration, headerNames: [String], handler: any HTTPHandler, holdLoop: HoldLoop) {
@@ -227,6 +244,7 @@ final class DaemonContext: Sendable {
         self.holdLoop = holdLoop
         self.streams = OpenStreams(holdLoop: holdLoop)
         self.shares = AddressShares(limit: configuration.perIPConnectionLimit)
+        self.heads = HeadDeadlines(seconds: configuration.headDeadlineSeconds)
     }
 
     deinit {
@@ -267,4 +285,57 @@ final class AddressShares: Sendable {
 
     /// Connections open from `share`.
     func count(_ share: Share) -> Int { open.withLock { $0[share] ?? 0 } }
+}
+
+/// Connections waiting for a request's head, each cut off (its socket shut down, so that
+/// libmicrohttpd closes it) once its deadline passes. Checked once a second by a timer of
+/// its own; a request only stores its deadline (``Watch``) and clears it, lock-free.
+final class HeadDeadlines: Sendable {
+    /// One connection's socket and the deadline of its next head (0: none pending).
+    final class Watch: Sendable {
+        let fd: Int32
+        let deadline = Atomic<UInt64>(0)
+        init(fd: Int32) { self.fd = fd }
+    }
+
+    let nanoseconds: UInt64
+    private let watched = Locked<[ObjectIdentifier: Watch]>([:])
+    /// Dispatch sources are thread-safe.
+    nonisolated(unsafe) private let timer: DispatchSourceTimer
+
+    init(seconds: Int) {
+        nanoseconds = UInt64(max(1, seconds)) * 1_000_000_000
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "microhttpd.head-deadlines"))
+        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
+        timer.setEventHandler { [weak self] in self?.sweep() }
+        timer.resume()
+    }
+
+    func stop() { timer.cancel() }
+
+    deinit { timer.cancel() }
+
+    /// A connection opens: its first head is due within the deadline.
+    func opened(_ watch: Watch) {
+        watch.deadline.store(monotonicNanoseconds() &+ nanoseconds, ordering: .relaxed)
+        watched.withLock { $0[ObjectIdentifier(watch)] = watch }
+    }
+
+    /// A connection closes: forgotten before libmicrohttpd closes its socket, under the
+    /// lock a sweep shuts sockets down under, so a sweep never touches a reused descriptor.
+    func closed(_ watch: Watch) {
+        watched.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(watch)) }
+    }
+
+    private func sweep() {
+        let now = monotonicNanoseconds()
+        watched.withLock { all in
+            for watch in all.values {
+                let deadline = watch.deadline.load(ordering: .relaxed)
+                guard deadline != 0, deadline < now else { continue }
+                watch.deadline.store(0, ordering: .relaxed)
+                shutdown(watch.fd, Int32(SHUT_RDWR))
+            }
+        }
+    }
 }

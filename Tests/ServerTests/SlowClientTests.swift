@@ -1,3 +1,5 @@
+import TestSupport
+import MicroHTTPD
 import Foundation
 import Testing
 
@@ -38,5 +40,55 @@ struct SlowClientTests {
         neighbour?.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
         #expect((try? neighbour?.response())?.status != 200)
         held.removeAll()
+    }
+}
+
+/// Deadlines and budgets no single connection's pace can stretch.
+struct HeadAndBodyBudgetTests {
+    /// A head trickled a byte at a time never trips the inactivity timeout; its deadline
+    /// cuts it off.
+    @Test func aHeadTrickledAByteAtATimeIsCutOff() throws {
+        var http = HTTPDaemon.Configuration()
+        http.headDeadlineSeconds = 2
+        let live = try LiveServer(http: http)
+        let slow = try RawHTTP.Connection(port: live.port, timeoutSeconds: 1)
+        slow.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n".utf8))
+        let started = Date()
+        var closed = false
+        while !closed && Date().timeIntervalSince(started) < 8 {
+            slow.send(Array("X".utf8))
+            usleep(300_000)
+            if slow.receive() == nil { closed = true }
+        }
+        #expect(closed)
+        #expect(Date().timeIntervalSince(started) < 5, "\(Date().timeIntervalSince(started)) s")
+        #expect(try RawHTTP.get("/healthz", port: live.port).status == 200)
+    }
+
+    /// Bodies being received share one budget: past it, 503, and the others go on.
+    @Test func bodiesBeingReceivedShareABudget() throws {
+        var http = HTTPDaemon.Configuration()
+        http.bodyMemoryBudget = 64 << 10
+        let live = try LiveServer(http: http)
+        let body = #"{"urls": ["/artist/banksy"]}"# + String(repeating: " ", count: 50_000)
+        func start(_ source: String) throws -> RawHTTP.Connection {
+            let c = try RawHTTP.Connection(port: live.port, source: source, timeoutSeconds: 5)
+            c.send(Array("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8)
+                   + Array(body.utf8.prefix(40_000)))
+            return c
+        }
+        let first = try start("127.0.1.1")
+        usleep(300_000)
+        let second = try start("127.0.2.1")
+        let refused = try second.response()
+        #expect(refused.status == 503)
+        first.send(Array(body.utf8.dropFirst(40_000)))
+        #expect(try first.response().status == 200)
+        // The first body's bytes are free again once its request completed.
+        #expect(eventually {
+            guard let third = try? start("127.0.3.1") else { return false }
+            third.send(Array(body.utf8.dropFirst(40_000)))
+            return (try? third.response())?.status == 200
+        })
     }
 }
