@@ -169,7 +169,7 @@ private func streamRead(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ b
 }
 
 /// The response's free callback: balances the `passRetained` of
-/// ``EventStream/response(for:headers:)``.
+/// ``EventStream/response(for:headers:registry:)``.
 private func streamReleased(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }
     let stream = Unmanaged<EventStream>.fromOpaque(cls)
