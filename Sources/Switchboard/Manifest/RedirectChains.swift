@@ -212,7 +212,7 @@ struct RedirectChains {
             chain.append((route, path))
             path = next
             if let first = visited[path.strings] {
-                report(loop: Array(chain[first...]), closing: path, host: host, repeated: true, &finding)
+                report(loop: Array(chain[first...]), shown: chain[first...].map(\.path) + [path], host: host, repeated: true, &finding)
                 return
             }
             if chain.count > bound {
@@ -220,7 +220,9 @@ struct RedirectChains {
                 // that runs on with URLs at least as long.
                 let last = chain.count - 1
                 let previous = chain[..<last].lastIndex { $0.route == chain[last].route } ?? last
-                report(loop: Array(chain[previous..<last]), closing: chain[last].path, host: host, repeated: false, &finding)
+                // Named by the loop; shown from the URL it started at, three hops of it.
+                let shown = chain.prefix(3).map(\.path) + [chain.count > 3 ? chain[3].path : path]
+                report(loop: Array(chain[previous..<last]), shown: shown, host: host, repeated: false, &finding)
                 return
             }
             visited[path.strings] = chain.count
@@ -234,14 +236,14 @@ struct RedirectChains {
         min(4 * (segments + 2) + 2 * redirects, 256)
     }
 
-    private func report(loop: [(route: Int, path: SegmentBuffer)], closing: SegmentBuffer, host: String?, repeated: Bool,
+    private func report(loop: [(route: Int, path: SegmentBuffer)], shown: [SegmentBuffer], host: String?, repeated: Bool,
                         _ finding: inout Finding) {
         // The loop told from its route listed first, so that each is reported once.
         let first = loop.indices.min { manifest.routes[loop[$0].route].index < manifest.routes[loop[$1].route].index } ?? 0
         let rotated = Array(loop[first...] + loop[..<first])
         guard finding.reportedLoops.insert(rotated.map(\.route)).inserted else { return }
         let names = (rotated + [rotated[0]]).map { "\"\(manifest.routes[$0.route].name)\"" }.joined(separator: " -> ")
-        let paths = loop.map { Self.display($0.path, host) } + [Self.display(closing, host)]
+        let paths = shown.map { Self.display($0, host) }
         let message = repeated
             ? "redirects form a cycle: \(names): \(paths.joined(separator: " -> ")) comes back to a URL it visited"
             : "redirects never end: \(names) applies again to a URL at least as long: \(paths.joined(separator: " -> ")) -> ..."
