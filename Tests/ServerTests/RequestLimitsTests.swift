@@ -95,17 +95,17 @@ struct RequestLimitsTests {
 /// bounded time.
 struct LiveShareTests {
     @Test func heldPollsAndStreamsTakeAtMostHalfTheConnections() throws {
-        // 16 connections: 8 for polls and streams; 4 for each address (a quarter).
+        // 16 connections: 8 for polls and streams; 2 for each /24 (an eighth).
         var http = HTTPDaemon.Configuration()
         http.connectionLimit = 16
         let live = try LiveServer(http: http)
         var readers: [EventStreamReader] = []
         for i in 0..<8 {
-            let reader = try EventStreamReader(port: live.port, source: "127.0.\(1 + i / 4).1")
+            let reader = try EventStreamReader(port: live.port, source: "127.0.\(1 + i / 2).1")
             #expect(!reader.events(1).isEmpty)
             readers.append(reader)
         }
-        let refused = try RawHTTP.Connection(port: live.port, source: "127.0.3.1")
+        let refused = try RawHTTP.Connection(port: live.port, source: "127.0.5.1")
         refused.send(Array("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         let answer = try refused.response()
         #expect(answer.status == 503)
@@ -125,15 +125,15 @@ struct LiveShareTests {
         var http = HTTPDaemon.Configuration()
         http.connectionLimit = 16
         let live = try LiveServer(http: http, limits: RequestLimits(streamSeconds: 1))
-        let readers = try (0..<8).map { i in try EventStreamReader(port: live.port, source: "127.0.\(1 + i / 4).1") }
+        let readers = try (0..<8).map { i in try EventStreamReader(port: live.port, source: "127.0.\(1 + i / 2).1") }
         let opening = readers[0].events(2)
         #expect((2000...5000).contains(opening.first?.retry ?? 0), "its retry: brings the client back, 2 to 5 s later")
-        #expect(try RawHTTP.Connection(port: live.port, source: "127.0.3.1").exchanging("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n").status == 503)
+        #expect(try RawHTTP.Connection(port: live.port, source: "127.0.5.1").exchanging("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n").status == 503)
         for reader in readers {
             _ = reader.drain(for: 0.4)
         }
         #expect(eventually(within: 5) { readers.allSatisfy { _ = $0.drain(for: 0.1); return $0.ended } }, "each stream ends with its closing chunk")
-        let again = try EventStreamReader(port: live.port, source: "127.0.3.1")
+        let again = try EventStreamReader(port: live.port, source: "127.0.5.1")
         #expect(!again.events(1).isEmpty, "a place came back")
     }
 }
