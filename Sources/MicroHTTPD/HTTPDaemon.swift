@@ -57,6 +57,9 @@ public final class HTTPDaemon: Sendable {
         public var bodyMemoryBudget: Int
         /// Request headers copied into ``HTTPRequest``.
         public var requestHeaders: [String]
+        /// Told of every thousand connection states let go (held requests answered,
+        /// streams closed): after such a burst, freed pages may be worth handing back.
+        public var onReleases: (@Sendable () -> Void)?
 
         public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, connectionLimit: Int = 65_536,
                     perIPConnectionLimit: Int = 256, timeoutSeconds: Int = 15, connectionMemoryLimit: Int = 32 << 10,
@@ -107,7 +110,7 @@ public final class HTTPDaemon: Sendable {
 
     public init(configuration: Configuration, handler: some HTTPHandler) throws(StartError) {
         let names = configuration.requestHeaders.map { $0.lowercased() }
-        guard let holdLoop = HoldLoop() else { throw .noHoldLoop }
+        guard let holdLoop = HoldLoop(onReleases: configuration.onReleases) else { throw .noHoldLoop }
         // Retained for the C callbacks; released in stop(), after MHD_stop_daemon.
         let context = Unmanaged.passRetained(DaemonContext(configuration: configuration, headerNames: names, handler: handler,
                                                            holdLoop: holdLoop))

@@ -13,9 +13,10 @@ import SystemSupport
 /// (`EPOLLRDHUP`; a pipelined request does not wake it): a poller that gives up frees its
 /// descriptor at once instead of at the end of its wait.
 ///
-/// After a burst of answers (a reload wakes thousands) or of closed streams, the
-/// connections' memory pools are freed as their clients go, and glibc would keep those pages: a second after the burst
-/// the loop hands free heap pages back to the kernel (`malloc_trim`), off the request path.
+/// It also counts the connections' states let go (requests answered, streams closed): a
+/// burst of them (a reload wakes thousands) frees their memory pools as their clients go,
+/// and ``HTTPDaemon/Configuration/onReleases`` is told of every thousand, for whoever
+/// hands free heap pages back to the kernel.
 final class HoldLoop: Sendable {
     private struct State: Sendable {
         var held: [UInt64: HeldRequest] = [:]
@@ -24,22 +25,22 @@ final class HoldLoop: Sendable {
         var stopping = false
         /// When the thread's current `epoll_wait` returns at the latest.
         var sleepsUntil: ContinuousClock.Instant?
-        /// Requests answered and streams closed since the heap was last trimmed, and when
-        /// to trim next.
-        var releasedSinceTrim = 0
-        var trimAt: ContinuousClock.Instant?
+        /// Requests answered and streams closed since `onReleases` was last told.
+        var released = 0
     }
 
-    /// Releases in a burst after which the heap is trimmed, and the delay before it.
-    static let trimAfterReleases = 1000
-    static let trimDelay = Duration.seconds(1)
+    /// Releases between two calls of `onReleases`.
+    static let releasesPerSignal = 1000
+    /// Told of every ``releasesPerSignal`` releases.
+    private let onReleases: (@Sendable () -> Void)?
 
     private let state = Locked(State())
     private let epoll: Int32
     /// An eventfd in the epoll set (data 0) that wakes the thread early.
     private let wakeup: Int32
 
-    init?() {
+    init?(onReleases: (@Sendable () -> Void)? = nil) {
+        self.onReleases = onReleases
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         wakeup = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         // On any failure from here, `deinit` closes what was opened (every stored
@@ -141,19 +142,18 @@ final class HoldLoop: Sendable {
         noteRelease { _ = $0.held.removeValue(forKey: id) }
     }
 
-    /// Counts a connection's state let go (an event stream closed) toward the next trim.
+    /// Counts a connection's state let go (an event stream closed).
     func noteRelease() { noteRelease { _ in } }
 
     private func noteRelease(_ body: (inout State) -> Void) {
-        let wake = state.withLock { s -> Bool in
+        let burst = state.withLock { s -> Bool in
             body(&s)
-            s.releasedSinceTrim += 1
-            guard s.releasedSinceTrim >= Self.trimAfterReleases, s.trimAt == nil else { return false }
-            let at = ContinuousClock.now + Self.trimDelay
-            s.trimAt = at
-            return s.sleepsUntil.map { at < $0 } ?? true
+            s.released += 1
+            guard s.released >= Self.releasesPerSignal else { return false }
+            s.released = 0
+            return true
         }
-        if wake { signal() }
+        if burst { onReleases?() }
     }
 
     /// Answers every parked request (`.stopping`), refuses new ones, and ends the thread.
@@ -177,9 +177,7 @@ final class HoldLoop: Sendable {
         while true {
             let timeout: Int32? = state.withLock { s in
                 if s.stopping { return nil }
-                let deadline = s.deadlines.first?.deadline
-                // The earlier of the two, without an array made under the lock each turn.
-                guard let next = deadline.map({ min($0, s.trimAt ?? $0) }) ?? s.trimAt else {
+                guard let next = s.deadlines.first?.deadline else {
                     s.sleepsUntil = nil
                     return -1
                 }
@@ -210,13 +208,6 @@ final class HoldLoop: Sendable {
                 return due
             }
             for request in expired { request.fire(.timedOut) }
-            let trim = state.withLock { s -> Bool in
-                guard let at = s.trimAt, at <= now else { return false }
-                s.trimAt = nil
-                s.releasedSinceTrim = 0
-                return true
-            }
-            if trim { releaseFreedMemory() }
         }
     }
 }

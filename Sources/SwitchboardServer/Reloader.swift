@@ -4,7 +4,8 @@ import MicroHTTPD
 import SystemSupport
 
 /// Runs the store's reloads one at a time on a thread of its own, off the request path,
-/// and coalesces bursts of change events (an editor's save is several) into one.
+/// and coalesces bursts of change events (an editor's save is several) into one. It is
+/// also where the server hands freed heap pages back to the kernel, the one place.
 ///
 /// A thread of its own rather than a dispatch queue's pool, for the allocator: glibc
 /// gives each thread an arena, and only a thread can trim its arena's free top. Every
@@ -12,12 +13,16 @@ import SystemSupport
 /// table that `concurrently` decodes on a dispatch worker, whose arena's top shrinks as
 /// that half's large arrays are freed under the fixed trim threshold), so its memory goes
 /// back there when it is replaced, and the thread trims it after each reload and once more
-/// a second later (a manifest may outlive the swap by a held poll's answer).
+/// a second later (a manifest may outlive the swap by a held poll's answer). A burst of
+/// connections let go (a reload's thousands of held polls answered, streams closed: the
+/// daemon's `onReleases`) is trimmed a second after it too.
 final class Reloader: Sendable {
     let store: ManifestStore
     /// Where change events arrive (the watcher's queue) and delayed work waits.
     let queue = DispatchQueue(label: "switchboard.reload")
     private let pending = Locked(false)
+    /// Whether a trim is already due a second from now.
+    private let trimPending = Locked(false)
     private let thread = SerialThread(name: "switchboard-reload")
 
     static let trimAgainAfter = DispatchTimeInterval.seconds(1)
@@ -53,10 +58,18 @@ final class Reloader: Sendable {
     private func reloadAndTrim() -> ManifestStore.ReloadOutcome {
         let outcome = store.reload()
         releaseFreedMemory()
-        queue.asyncAfter(deadline: .now() + Self.trimAgainAfter) { [thread] in
+        trimSoon()
+        return outcome
+    }
+
+    /// Trims the heap on this thread a second from now, once for any number of calls
+    /// meanwhile.
+    func trimSoon() {
+        guard trimPending.withLock({ p in defer { p = true }; return !p }) else { return }
+        queue.asyncAfter(deadline: .now() + Self.trimAgainAfter) { [thread, trimPending] in
+            trimPending.withLock { $0 = false }
             thread.run { releaseFreedMemory() }
         }
-        return outcome
     }
 }
 

@@ -93,6 +93,10 @@ public final class SwitchboardServer: Sendable {
         } catch {
             throw .manifest(error)
         }
+        let reloader = Reloader(store: store)
+        self.reloader = reloader
+        // A burst of connections let go frees their pools: the reloader's thread trims.
+        http.onReleases = { reloader.trimSoon() }
         do {
             daemon = try HTTPDaemon(configuration: http, handler: SwitchboardAPI(store: store, metrics: metrics,
                                                                             accessLog: configuration.accessLog ? logger : nil,
@@ -102,8 +106,6 @@ public final class SwitchboardServer: Sendable {
             throw .listen(error)
         }
         port = daemon.port
-        let reloader = Reloader(store: store)
-        self.reloader = reloader
         if configuration.watch {
             let folder = (configuration.manifestPath as NSString).deletingLastPathComponent
             watcher = DirectoryWatcher(directory: folder.isEmpty ? "." : folder, queue: reloader.queue) { reloader.schedule() }
