@@ -147,8 +147,9 @@ struct LiveUpdateTests {
         let results = clients.map { $0.join() }
         let regressions = results.flatMap(\.regressions)
         #expect(regressions.isEmpty, "\(regressions.prefix(10))")
-        #expect(versions > 100)
-        #expect(results.map(\.answers).reduce(0, +) > 1000)
+        // Enough to have raced (under ThreadSanitizer too, which slows both sides).
+        #expect(versions > 20)
+        #expect(results.map(\.answers).reduce(0, +) >= 300)
     }
 
     @Test func aHeldPollTimesOutWith304AfterItsWaitAndJitter() throws {
