@@ -173,29 +173,26 @@ func requestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>
 /// MHD_OPTION_NOTIFY_COMPLETED: the request is over; its state is reset for the next.
 func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
                       _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode) {
-    guard let slot, let pointer = slot.pointee else { return }
-    let counted = Unmanaged<RequestState>.fromOpaque(pointer)._withUnsafeGuaranteedRef { state in
-        // Resumed, then closed before its answer could be queued (the client left): the
-        // answer is still asked for once, so whoever holds the request learns it ended.
-        if let held = state.held { _ = held.answer(.clientGone) }
-        state.end()
-        defer { state.counted = false }
-        return state.counted
-    }
-    slot.pointee = nil
-    if let cls {
-        Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
-            Unmanaged<RequestState>.fromOpaque(pointer)._withUnsafeGuaranteedRef { state in
-                // The connection's next head is due from now; its body's bytes are free.
-                state.head.deadline.store(monotonicNanoseconds() &+ context.heads.nanoseconds, ordering: .relaxed)
-                if state.bodyCounted > 0 {
-                    context.bodyBytes.wrappingSubtract(state.bodyCounted, ordering: .relaxed)
-                    state.bodyCounted = 0
-                }
+    guard let cls, let slot, let pointer = slot.pointee else { return }
+    Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
+        Unmanaged<RequestState>.fromOpaque(pointer)._withUnsafeGuaranteedRef { state in
+            // Resumed, then closed before its answer could be queued (the client left): the
+            // answer is still asked for once, so whoever holds the request learns it ended.
+            if let held = state.held { _ = held.answer(.clientGone) }
+            state.end()
+            if state.counted {
+                state.counted = false
+                context.inFlight.wrappingSubtract(1, ordering: .releasing)
+            }
+            // The connection's next head is due from now; its body's bytes are free.
+            state.head.deadline.store(monotonicNanoseconds() &+ context.heads.nanoseconds, ordering: .relaxed)
+            if state.bodyCounted > 0 {
+                context.bodyBytes.wrappingSubtract(state.bodyCounted, ordering: .relaxed)
+                state.bodyCounted = 0
             }
         }
     }
-    if counted, let cls { _ = Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.wrappingSubtract(1, ordering: .releasing) } }
+    slot.pointee = nil
 }
 
 /// The access handler: called once with the headers, then with each piece of body,
