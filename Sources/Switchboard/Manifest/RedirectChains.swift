@@ -85,10 +85,17 @@ struct RedirectChains {
     /// Tried on each regex param until one is accepted: a regex needs a value of its own.
     static let regexSamples = ["1", "12", "123", "1234", "a", "ab", "abc", "A", "a1", "a-b", "a_b", "2026-01-01", "x.y"]
 
+    /// Hops followed in all, at most: a load stays within a fraction of a second whatever
+    /// the manifest (a hostile one could ask for millions). Past it the URLs not followed
+    /// are left to resolution's hop limit, and a warning says so.
+    static let maxHops = 100_000
+
     struct Finding {
         var diagnostics: [ManifestDiagnostic] = []
         var reportedLoops = Set<[Int]>()
         var reportedChains = Set<Int>()
+        var hops = 0
+        var exhausted: Bool { hops >= RedirectChains.maxHops }
     }
 
     /// Checks the chains that start at each route of `starts`, whose redirects, as far as
@@ -96,18 +103,26 @@ struct RedirectChains {
     func check(starts: [Int], involved: [Int]) -> [ManifestDiagnostic] {
         let vocabulary = values(of: starts + involved)
         var finding = Finding()
-        for start in starts {
+        search: for start in starts {
             let route = manifest.routes[start]
             let hosts: [String?] = route.hosts ?? ([nil] + hostKeys)
             for pattern in route.patterns {
                 for expansion in pattern.expansions {
                     for path in instances(of: expansion, in: route, vocabulary: vocabulary) {
                         for host in hosts {
-                            for world in worlds { follow(path, host: host, from: start, world, &finding) }
+                            for world in worlds {
+                                if finding.exhausted { break search }
+                                follow(path, host: host, from: start, world, &finding)
+                            }
                         }
                     }
                 }
             }
+        }
+        if finding.exhausted, let first = starts.first {
+            finding.diagnostics.append(ManifestDiagnostic(.warning, code: "redirect-chain",
+                pointer: "/routes/\(manifest.routes[first].index)/redirect",
+                message: "the redirects of \(starts.count) routes may lead to each other; \(Self.maxHops) hops of their URLs were followed and the rest were not: a URL whose redirects do not end there ends at the fallback after \(CompiledManifest.maxRedirects) hops"))
         }
         return finding.diagnostics
     }
@@ -211,6 +226,8 @@ struct RedirectChains {
             }
             chain.append((route, path))
             path = next
+            finding.hops += 1
+            if finding.exhausted { return }
             if let first = visited[path.strings] {
                 report(loop: Array(chain[first...]), shown: chain[first...].map(\.path) + [path], host: host, repeated: true, &finding)
                 return
