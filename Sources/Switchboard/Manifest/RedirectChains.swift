@@ -85,17 +85,18 @@ struct RedirectChains {
     /// Tried on each regex param until one is accepted: a regex needs a value of its own.
     static let regexSamples = ["1", "12", "123", "1234", "a", "ab", "abc", "A", "a1", "a-b", "a_b", "2026-01-01", "x.y"]
 
-    /// Hops followed in all, at most: a load stays within a fraction of a second whatever
-    /// the manifest (a hostile one could ask for millions). Past it the URLs not followed
-    /// are left to resolution's hop limit, and a warning says so.
-    static let maxHops = 100_000
+    /// Steps (a URL matched, and its redirect substituted when it has one) taken in all,
+    /// at most: a load stays within a fraction of a second whatever the manifest (a
+    /// hostile one could ask for millions). Past it the URLs not followed are left to
+    /// resolution's hop limit, and a warning says so.
+    static let maxSteps = 200_000
 
     struct Finding {
         var diagnostics: [ManifestDiagnostic] = []
         var reportedLoops = Set<[Int]>()
         var reportedChains = Set<Int>()
-        var hops = 0
-        var exhausted: Bool { hops >= RedirectChains.maxHops }
+        var steps = 0
+        var exhausted: Bool { steps >= RedirectChains.maxSteps }
     }
 
     /// Checks the chains that start at each route of `starts`, whose redirects, as far as
@@ -108,6 +109,7 @@ struct RedirectChains {
             let hosts: [String?] = route.hosts ?? ([nil] + hostKeys)
             for pattern in route.patterns {
                 for expansion in pattern.expansions {
+                    if finding.exhausted { break search }
                     for path in instances(of: expansion, in: route, vocabulary: vocabulary) {
                         for host in hosts {
                             for world in worlds {
@@ -122,7 +124,7 @@ struct RedirectChains {
         if finding.exhausted, let first = starts.first {
             finding.diagnostics.append(ManifestDiagnostic(.warning, code: "redirect-chain",
                 pointer: "/routes/\(manifest.routes[first].index)/redirect",
-                message: "the redirects of \(starts.count) routes may lead to each other; \(Self.maxHops) hops of their URLs were followed and the rest were not: a URL whose redirects do not end there ends at the fallback after \(CompiledManifest.maxRedirects) hops"))
+                message: "the redirects of \(starts.count) routes may lead to each other; \(Self.maxSteps) steps of their URLs were followed and the rest were not: a URL whose redirects do not end there ends at the fallback after \(CompiledManifest.maxRedirects) hops"))
         }
         return finding.diagnostics
     }
@@ -212,10 +214,12 @@ struct RedirectChains {
     private func follow(_ start: SegmentBuffer, host: String?, from origin: Int, _ world: RedirectStepper,
                         _ finding: inout Finding) {
         var path = start
-        var visited: [[String]: Int] = [path.strings: 0]
+        // Only a chain that redirects needs a record of where it has been.
+        var visited: [[String]: Int] = [:]
         var chain: [(route: Int, path: SegmentBuffer)] = []
         let bound = Self.bound(segments: start.count, redirects: redirects)
         while true {
+            finding.steps += 1
             guard case .redirect(let route, let next) = world.step(host: host, path) else {
                 if chain.count > CompiledManifest.maxRedirects && finding.reportedChains.insert(origin).inserted {
                     finding.diagnostics.append(ManifestDiagnostic(.warning, code: "redirect-chain",
@@ -224,9 +228,9 @@ struct RedirectChains {
                 }
                 return
             }
+            if visited.isEmpty { visited[path.strings] = 0 }
             chain.append((route, path))
             path = next
-            finding.hops += 1
             if finding.exhausted { return }
             if let first = visited[path.strings] {
                 report(loop: Array(chain[first...]), shown: chain[first...].map(\.path) + [path], host: host, repeated: true, &finding)
