@@ -72,8 +72,8 @@ final class ExpensiveWork: Sendable {
     /// first). A 503 at once when ``RequestLimits/expensiveRequests`` are taken.
     func run(_ work: @escaping @Sendable (Job) -> (HTTPResponse, OutcomeCounts),
              answered: @escaping @Sendable (HTTPResponse, OutcomeCounts) -> Void) -> (HTTPResponse, OutcomeCounts) {
-        let (exchanged, _) = taken.wrappingAdd(1, ordering: .relaxed)
-        guard exchanged < limits.expensiveRequests else {
+        let (before, _) = taken.wrappingAdd(1, ordering: .relaxed)
+        guard before < limits.expensiveRequests else {
             taken.wrappingSubtract(1, ordering: .relaxed)
             var problem = Problem(status: 503, title: "Service Unavailable",
                                   detail: "\(limits.expensiveRequests) batch, explain=near or validate requests are in progress; retry in a second")
