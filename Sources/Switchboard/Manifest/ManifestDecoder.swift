@@ -8,7 +8,7 @@ struct ManifestDecoder {
     static let maxRoutes = 50_000
     /// Most trie candidates a manifest may compile to: every expansion of every pattern
     /// (2^n for n optional groups), once per host it is restricted to. 50,000 routes of 8
-    /// groups each would be 12.8 million; this many load in about 2 s (README).
+    /// groups each would be 12.8 million; this many load in about 2 s (the hardening suite's manifests cases).
     static let maxExpansions = 300_000
 
     private(set) var diagnostics: [ManifestDiagnostic] = []
