@@ -75,10 +75,8 @@ final class ExpensiveWork: Sendable {
         let (before, _) = taken.wrappingAdd(1, ordering: .relaxed)
         guard before < limits.expensiveRequests else {
             taken.wrappingSubtract(1, ordering: .relaxed)
-            var problem = Problem(status: 503, title: "Service Unavailable",
-                                  detail: "\(limits.expensiveRequests) batch, explain=near or validate requests are in progress; retry in a second")
-            problem.headers = [("Retry-After", "1")]
-            return (problem.response, .none)
+            return (Problem.unavailable("\(limits.expensiveRequests) batch, explain=near or validate requests are in progress; retry in a second",
+                                        retryAfter: 1).response, .none)
         }
         let job = Job()
         let release: @Sendable () -> Void = { [self] in
@@ -92,11 +90,10 @@ final class ExpensiveWork: Sendable {
             guard let (response, outcomes) = result else {
                 job.cancel()
                 release()
-                var problem = Problem(status: 503, title: "Service Unavailable",
-                                      detail: wake == .stopping ? "the server is stopping" : "the request took longer than \(seconds) seconds")
-                problem.headers = [("Retry-After", "1")]
-                if wake != .clientGone { answered(problem.response, .none) }
-                return problem.response
+                let refused = Problem.unavailable(wake == .stopping ? "the server is stopping" : "the request took longer than \(seconds) seconds",
+                                                  retryAfter: 1).response
+                if wake != .clientGone { answered(refused, .none) }
+                return refused
             }
             answered(response, outcomes)
             var answer = response

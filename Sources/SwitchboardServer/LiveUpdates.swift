@@ -191,10 +191,8 @@ final class LiveUpdates: Sendable {
             return stream
         }
         guard let stream else {
-            var problem = Problem(status: 503, title: "Service Unavailable",
-                                  detail: "held polls and event streams take all the connections they may; retry in a few seconds")
-            problem.headers = [("Retry-After", "\(Int.random(in: 2...5))")]
-            return problem.response
+            return Problem.unavailable("held polls and event streams take all the connections they may; retry in a few seconds",
+                                       retryAfter: Int.random(in: 2...5)).response
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8"),
                                                    ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")],

@@ -19,6 +19,13 @@ struct Problem: Error, Sendable {
                             body: JSONValue.object(members).serialized())
     }
 
+    /// 503 with `Retry-After`: the server could answer, but not now.
+    static func unavailable(_ detail: String, retryAfter seconds: Int) -> Problem {
+        var problem = Problem(status: 503, title: "Service Unavailable", detail: detail)
+        problem.headers = [("Retry-After", "\(seconds)")]
+        return problem
+    }
+
     static func badRequest(_ detail: String, _ extensions: [JSONValue.Member] = []) -> Problem {
         Problem(status: 400, title: "Bad Request", detail: detail, extensions: extensions)
     }
