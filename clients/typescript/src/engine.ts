@@ -1,0 +1,323 @@
+// A compiled manifest and resolution (the contract's §2): the result of `resolve`,
+// serialized with JSON.stringify, is byte for byte what the server's `GET /v1/resolve`
+// answers for the same canonical manifest, URL and context.
+
+import { emptyObject, JSONObject, JSONValue, setMember } from "./json";
+import { Diagnostic, Injected, Manifest, ManifestError, Presentation, Route, canonicalText, decodeManifest } from "./manifest";
+import { ParamType, PatternSegment, RoutePattern, STRING, accepts, intValue } from "./pattern";
+import { sha256Hex } from "./sha256";
+import { Candidate, RouteTrie, SegmentMatcher } from "./trie";
+import { URLScope } from "./url";
+import { encodeUTF8, lowercaseScalars, wellFormed } from "./utf8";
+import { SemanticVersion } from "./version";
+
+/** Who is asking: chooses variants and gates routes by `since`/`until`. */
+export interface ResolveContext {
+  platform?: string;
+  idiom?: string;
+  /** A semantic version such as `7.2.0`. */
+  appVersion?: string;
+}
+
+/** The body of `GET /v1/resolve`, members in the server's order. */
+export interface ResolveResult {
+  url: string;
+  status: "matched" | "fallback" | "external" | "rejected";
+  reason?: string;
+  route?: { name: string; pattern: string };
+  destination?: string;
+  params?: JSONObject;
+  presentation?: JSONObject;
+  fragment?: string;
+  manifest: { version: number; etag: string };
+}
+
+/** An `appVersion` in a context that is not a semantic version (the server answers 400). */
+export class ContextError extends Error {
+  constructor(readonly field: string, text: string) {
+    super(`appVersion "${text}" is not a semantic version such as 7.2.0`);
+    this.name = "ContextError";
+  }
+}
+
+/** Redirects followed for one URL before giving up with the fallback. */
+export const maxRedirects = 8;
+
+/** Where results of a route, pattern and variant send the app. */
+interface Target {
+  route: { name: string; pattern: string } | null;
+  destination: string;
+  presentation: JSONObject;
+  web: boolean;
+}
+
+function presentationObject(p: Presentation): JSONObject {
+  const out = emptyObject();
+  out.style = p.style;
+  for (const [k, v] of p.options) setMember(out, k, v);
+  return Object.freeze(out) as JSONObject;
+}
+
+/** A manifest ready to resolve with: decoded, compiled into tries, with its canonical ETag. */
+export class CompiledManifest {
+  readonly manifest: Manifest;
+  /** `"sha256-<64 hex>"`, quotes included, as the server sends it in `ETag`. */
+  readonly etag: string;
+  /** The canonical manifest text (what `GET /v1/manifest` serves). */
+  readonly canonical: string;
+  readonly warnings: Diagnostic[];
+  private readonly scope: URLScope;
+  private readonly general: RouteTrie;
+  private readonly byHost: Map<string, RouteTrie>;
+  private readonly targets: Target[][];
+  private readonly fallback: Target;
+  private readonly manifestMember: { version: number; etag: string };
+  private readonly external: JSONObject;
+
+  /** Compiles manifest JSON text; throws ManifestError listing every problem when it cannot be used. */
+  constructor(text: string) {
+    let document: JSONValue;
+    try {
+      document = JSON.parse(text) as JSONValue;
+    } catch (e) {
+      throw new ManifestError([{ severity: "error", code: "invalid-json", pointer: "", message: (e as Error).message }]);
+    }
+    const { manifest, diagnostics } = decodeManifest(document);
+    if (manifest === null || diagnostics.some((d) => d.severity === "error")) throw new ManifestError(diagnostics);
+    this.manifest = manifest;
+    this.warnings = diagnostics;
+    this.canonical = canonicalText(manifest);
+    this.etag = `"sha256-${sha256Hex(encodeUTF8(this.canonical))}"`;
+    this.manifestMember = Object.freeze({ version: manifest.version, etag: this.etag });
+    this.scope = new URLScope(manifest.hostKeys, manifest.schemes);
+    const general: Candidate[] = [];
+    const byHost = new Map<string, Candidate[]>();
+    for (const route of manifest.routes) {
+      route.patterns.forEach((pattern, p) => {
+        pattern.expansions.forEach((expansion, e) => {
+          const segments = expansion.map((s) => matcher(s, route, manifest.caseSensitive));
+          const candidate = new Candidate(route.index, p, e, segments, route.priority, route.name);
+          if (route.hosts === null) general.push(candidate);
+          else for (const host of route.hosts) {
+            const list = byHost.get(host);
+            if (list) list.push(candidate);
+            else byHost.set(host, [candidate]);
+          }
+        });
+      });
+    }
+    this.general = new RouteTrie(general);
+    this.byHost = new Map(Array.from(byHost, ([host, list]) => [host, new RouteTrie(list)]));
+    this.targets = manifest.routes.map((r) => {
+      const targets: Target[] = [];
+      for (const pattern of r.patterns) {
+        const route = Object.freeze({ name: r.name, pattern: pattern.text });
+        targets.push({ route, destination: r.destination ?? "", presentation: presentationObject(r.presentation), web: r.presentation.style === "web" });
+        for (const v of r.variants) {
+          const presentation = v.presentation ?? r.presentation;
+          targets.push({ route, destination: v.destination ?? r.destination ?? "", presentation: presentationObject(presentation), web: presentation.style === "web" });
+        }
+      }
+      return targets;
+    });
+    this.fallback = { route: null, destination: manifest.fallback.destination, presentation: presentationObject(manifest.fallback.presentation), web: true };
+    this.external = Object.freeze({ style: "external" }) as JSONObject;
+  }
+
+  /** The manifest's own version number. */
+  get version(): number {
+    return this.manifest.version;
+  }
+
+  /**
+   * What `GET /v1/resolve` answers for `url` in `context`. Throws ContextError when the
+   * context's `appVersion` is not a semantic version.
+   */
+  resolve(url: string, context: ResolveContext = {}): ResolveResult {
+    let version: SemanticVersion | null = null;
+    if (context.appVersion !== undefined && context.appVersion !== null) {
+      version = SemanticVersion.parse(context.appVersion);
+      if (version === null) throw new ContextError("appVersion", context.appVersion);
+    }
+    const classified = this.scope.classify(url);
+    if (classified.kind === "rejected") {
+      return { url: wellFormed(url), status: "rejected", reason: classified.reason, manifest: this.manifestMember };
+    }
+    if (classified.kind === "external") {
+      return { url, status: "external", presentation: this.external, manifest: this.manifestMember };
+    }
+    const { host, query, fragment } = classified;
+    const found = this.route(host, classified.segments, query, version);
+    if (found === null) {
+      const params = emptyObject();
+      params.url = url;
+      const result = { url, status: "fallback", destination: this.fallback.destination, params, presentation: this.fallback.presentation } as ResolveResult;
+      return this.finish(result, fragment);
+    }
+    const { route, candidate, segments } = found;
+    let slot = 0;
+    for (let k = 0; k < route.variants.length; k++) {
+      const v = route.variants[k];
+      if (v.platforms !== null && (context.platform === undefined || !v.platforms.includes(context.platform))) continue;
+      if (v.idioms !== null && (context.idiom === undefined || !v.idioms.includes(context.idiom))) continue;
+      if (v.appVersion !== null && (version === null || !v.appVersion.contains(version))) continue;
+      slot = k + 1;
+      break;
+    }
+    const target = this.targets[route.index][candidate.patternIndex * (1 + route.variants.length) + slot];
+    const webURL = target.web && !candidate.binds("url") && !route.inject.some(([k]) => k === "url");
+    const result = {
+      url, status: "matched", route: target.route as { name: string; pattern: string }, destination: target.destination,
+      params: params(route, candidate, segments, query, webURL ? url : null), presentation: target.presentation,
+    } as ResolveResult;
+    return this.finish(result, fragment);
+  }
+
+  /** The fragment, when the URL has one, and the manifest, added last as results end. */
+  private finish(result: ResolveResult, fragment: string | null): ResolveResult {
+    if (fragment !== null) result.fragment = fragment;
+    result.manifest = this.manifestMember;
+    return result;
+  }
+
+  /** The route that takes the URL after redirects, with the segments it matched; null for the fallback. */
+  private route(host: string | null, segments: string[], query: [string, string][], version: SemanticVersion | null) {
+    const accept = (candidate: Candidate, typeFailed: boolean) => !typeFailed && this.refusal(candidate, query, version) === null;
+    for (let hops = 0; ; ) {
+      const keys = this.manifest.caseSensitive ? segments : segments.map(lowercaseScalars);
+      const restricted = host === null ? undefined : this.byHost.get(host);
+      const candidate = (restricted ? restricted.match(segments, keys, accept) : null) ?? this.general.match(segments, keys, accept);
+      if (candidate === null) return null;
+      const route = this.manifest.routes[candidate.route];
+      if (route.redirect === null) return { route, candidate, segments };
+      segments = substitute(route.redirect, candidate, segments);
+      hops++;
+      if (hops > maxRedirects) return null;
+    }
+  }
+
+  /** Why `candidate` cannot take the URL (a version gate or a query param), or null. */
+  private refusal(candidate: Candidate, query: [string, string][], version: SemanticVersion | null): string | null {
+    const route = this.manifest.routes[candidate.route];
+    if (version !== null) {
+      if (route.since !== null && version.compare(route.since) < 0) return "since";
+      if (route.until !== null && version.compare(route.until) >= 0) return "until";
+    }
+    for (const d of route.queryChecks) {
+      if (candidate.binds(d.name)) continue;
+      let present = false;
+      for (const [key, value] of query) {
+        if (key !== d.name) continue;
+        present = true;
+        if (!accepts(d.type, value)) return "query type";
+      }
+      if (!present && d.required && d.defaultValue === undefined) return "missing";
+    }
+    return null;
+  }
+}
+
+function matcher(segment: PatternSegment, route: Route, caseSensitive: boolean): SegmentMatcher {
+  if (segment.kind === "literal") return { kind: "literal", key: caseSensitive ? segment.text : lowercaseScalars(segment.text) };
+  const type = route.params.find((d) => d.name === segment.name)?.type ?? STRING;
+  return { kind: segment.kind, name: segment.name, type };
+}
+
+/**
+ * The redirect target's segments with `:params` replaced by this match's values; optional
+ * groups whose params are not all bound are left out. Values are data: no dot-segment
+ * removal runs on them.
+ */
+function substitute(target: RoutePattern, candidate: Candidate, segments: string[]): string[] {
+  const expansion = target.expansions.find((e) => e.every((s) => s.kind === "literal" || candidate.binds(s.name))) ?? [];
+  const out: string[] = [];
+  for (const s of expansion) {
+    if (s.kind === "literal") {
+      out.push(s.text);
+      continue;
+    }
+    const bound = candidate.binding(s.name);
+    if (bound === null) continue;
+    const end = bound.wildcard ? segments.length : bound.depth + 1;
+    for (let k = bound.depth; k < end; k++) out.push(segments[k]);
+  }
+  return out;
+}
+
+/** A typed value as returned: `int` as a number, `uuid` lowercased. */
+function convert(value: string, type: ParamType): JSONValue {
+  if (type.name === "int") {
+    const n = intValue(value);
+    return n === null ? value : n;
+  }
+  return type.name === "uuid" ? lowercaseScalars(value) : value;
+}
+
+type Source = { segment: number } | { tail: number } | { query: string } | { value: JSONValue };
+
+/**
+ * Params in the contract's order: path params in pattern order, declared query params and
+ * defaults, other query params in order of appearance, injected params (in the place of a
+ * param of the same name), the web `url`.
+ */
+function params(route: Route, candidate: Candidate, segments: string[], query: [string, string][], webURL: string | null): JSONObject {
+  const out = emptyObject();
+  const read = (source: Source, type: ParamType): JSONValue => {
+    if ("segment" in source) return convert(segments[source.segment], type);
+    if ("tail" in source) return convert(segments.slice(source.tail).join("/"), type);
+    if ("query" in source) {
+      const values: JSONValue[] = [];
+      for (const [k, v] of query) if (k === source.query) values.push(convert(v, type));
+      return values.length === 1 ? values[0] : values;
+    }
+    return typeof source.value === "string" ? convert(source.value, type) : source.value;
+  };
+  const declaredSource = (name: string): [Source, ParamType] | null => {
+    const d = route.params.find((x) => x.name === name);
+    if (d === undefined) return null;
+    if (query.some(([k]) => k === name)) return [{ query: name }, d.type];
+    return d.defaultValue === undefined ? null : [{ value: d.defaultValue }, d.type];
+  };
+  const matchedSource = (name: string): [Source, ParamType] | null => {
+    const bound = candidate.binding(name);
+    if (bound !== null) return [bound.wildcard ? { tail: bound.depth } : { segment: bound.depth }, bound.type];
+    if (route.params.some((x) => x.name === name)) return declaredSource(name);
+    return query.some(([k]) => k === name) ? [{ query: name }, STRING] : null;
+  };
+  const overridden = (name: string): boolean => {
+    if (webURL !== null && name === "url") return true;
+    for (const [key, value] of route.inject) {
+      if (key === name) return "constant" in value || matchedSource(value.param) !== null;
+    }
+    return false;
+  };
+  candidate.segments.forEach((m, depth) => {
+    if (m.kind === "literal" || overridden(m.name)) return;
+    setMember(out, m.name, read(m.kind === "param" ? { segment: depth } : { tail: depth }, m.type));
+  });
+  for (const d of route.queryDeclarations) {
+    if (candidate.binds(d.name) || overridden(d.name)) continue;
+    const source = declaredSource(d.name);
+    if (source !== null) setMember(out, d.name, read(source[0], source[1]));
+  }
+  query.forEach(([key], i) => {
+    if (candidate.binds(key) || route.params.some((x) => x.name === key) || overridden(key)) return;
+    for (let j = 0; j < i; j++) if (query[j][0] === key) return;
+    setMember(out, key, read({ query: key }, STRING));
+  });
+  for (const [key, value] of route.inject) {
+    const injected = injectedValue(value, matchedSource, read);
+    if (injected !== undefined) setMember(out, key, injected);
+  }
+  if (webURL !== null) out.url = webURL;
+  return out;
+}
+
+function injectedValue(value: Injected, matchedSource: (name: string) => [Source, ParamType] | null, read: (s: Source, t: ParamType) => JSONValue): JSONValue | undefined {
+  if ("constant" in value) return value.constant;
+  const source = matchedSource(value.param);
+  return source === null ? undefined : read(source[0], source[1]);
+}
+
+export type { Diagnostic };
+export { ManifestError };

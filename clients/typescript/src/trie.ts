@@ -1,0 +1,178 @@
+// The compiled route table: a trie of candidates keyed by shape (literal, typed param,
+// string param, wildcard), walked depth-first in precedence order with backtracking, as
+// the server's RouteTrie is. Literal edges are a Map per node.
+
+import { accepts, isTyped, ParamType } from "./pattern";
+
+export type SegmentMatcher =
+  | { kind: "literal"; key: string }
+  | { kind: "param"; name: string; type: ParamType }
+  | { kind: "wildcard"; name: string; type: ParamType };
+
+/** One expansion of one pattern of one route. */
+export class Candidate {
+  constructor(
+    readonly route: number,
+    readonly patternIndex: number,
+    readonly expansion: number,
+    readonly segments: SegmentMatcher[],
+    readonly priority: number,
+    readonly name: string,
+  ) {
+    this.typed = segments.some((s) => s.kind !== "literal" && isTyped(s.type));
+  }
+
+  readonly typed: boolean;
+
+  /** Where its path binds `name`: the depth, the type and whether it is the wildcard. */
+  binding(name: string): { depth: number; type: ParamType; wildcard: boolean } | null {
+    for (let depth = 0; depth < this.segments.length; depth++) {
+      const s = this.segments[depth];
+      if (s.kind !== "literal" && s.name === name) return { depth, type: s.type, wildcard: s.kind === "wildcard" };
+    }
+    return null;
+  }
+
+  binds(name: string): boolean {
+    for (const s of this.segments) if (s.kind !== "literal" && s.name === name) return true;
+    return false;
+  }
+}
+
+/** Code-point order, as Swift compares ASCII and most other strings. */
+function codePointLess(a: string, b: string): boolean {
+  if (a === b) return false;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i), y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x < y;
+  }
+  return a.length < b.length;
+}
+
+function precedes(a: Candidate, b: Candidate): number {
+  if (a.priority !== b.priority) return b.priority - a.priority;
+  if (a.name !== b.name) return codePointLess(a.name, b.name) ? -1 : 1;
+  if (a.patternIndex !== b.patternIndex) return a.patternIndex - b.patternIndex;
+  return a.expansion - b.expansion;
+}
+
+class TrieNode {
+  literals: Map<string, TrieNode> | null = null;
+  typed: TrieNode | null = null;
+  string: TrieNode | null = null;
+  terminals: Candidate[] = [];
+  wildcards: Candidate[] = [];
+  /** The distinct param types at the typed child, to skip it when none accepts. */
+  typedTypes: ParamType[] = [];
+}
+
+/** A candidate offered to `accept`, with whether one of its params failed its type. */
+export type Accept = (candidate: Candidate, typeFailed: boolean) => boolean;
+
+export class RouteTrie {
+  private readonly root = new TrieNode();
+
+  constructor(candidates: Candidate[]) {
+    for (const candidate of candidates) this.insert(candidate);
+    const sort = (node: TrieNode) => {
+      node.terminals.sort(precedes);
+      node.wildcards.sort(precedes);
+      if (node.literals) for (const child of node.literals.values()) sort(child);
+      if (node.typed) sort(node.typed);
+      if (node.string) sort(node.string);
+    };
+    sort(this.root);
+  }
+
+  private insert(candidate: Candidate): void {
+    let node = this.root;
+    for (const m of candidate.segments) {
+      if (m.kind === "literal") {
+        if (node.literals === null) node.literals = new Map();
+        let child = node.literals.get(m.key);
+        if (child === undefined) {
+          child = new TrieNode();
+          node.literals.set(m.key, child);
+        }
+        node = child;
+      } else if (m.kind === "param" && isTyped(m.type)) {
+        if (!node.typedTypes.some((t) => sameType(t, m.type))) node.typedTypes.push(m.type);
+        if (node.typed === null) node.typed = new TrieNode();
+        node = node.typed;
+      } else if (m.kind === "param") {
+        if (node.string === null) node.string = new TrieNode();
+        node = node.string;
+      } else {
+        node.wildcards.push(candidate);
+        return;
+      }
+    }
+    node.terminals.push(candidate);
+  }
+
+  /**
+   * The first candidate, in precedence order, that matches `segments` and that `accept`
+   * takes. `keys` are the segments as literal edges are keyed (lowercased unless the
+   * manifest is case-sensitive).
+   */
+  match(segments: string[], keys: string[], accept: Accept): Candidate | null {
+    return this.search(this.root, 0, segments, keys, accept);
+  }
+
+  private search(node: TrieNode, depth: number, segments: string[], keys: string[], accept: Accept): Candidate | null {
+    if (depth === segments.length) {
+      return offer(node.terminals, segments, accept) ?? offer(node.wildcards, segments, accept);
+    }
+    if (node.literals !== null) {
+      const child = node.literals.get(keys[depth]);
+      if (child !== undefined) {
+        const found = this.search(child, depth + 1, segments, keys, accept);
+        if (found !== null) return found;
+      }
+    }
+    if (node.typed !== null) {
+      const value = segments[depth];
+      if (node.typedTypes.some((t) => accepts(t, value))) {
+        const found = this.search(node.typed, depth + 1, segments, keys, accept);
+        if (found !== null) return found;
+      }
+    }
+    if (node.string !== null) {
+      const found = this.search(node.string, depth + 1, segments, keys, accept);
+      if (found !== null) return found;
+    }
+    return offer(node.wildcards, segments, accept);
+  }
+}
+
+function sameType(a: ParamType, b: ParamType): boolean {
+  if (a.name !== b.name) return false;
+  if (a.name === "enum" && b.name === "enum") return a.values.length === b.values.length && a.values.every((v, i) => v === b.values[i]);
+  if (a.name === "regex" && b.name === "regex") return a.regex.pattern === b.regex.pattern;
+  return true;
+}
+
+function offer(list: Candidate[], segments: string[], accept: Accept): Candidate | null {
+  for (const candidate of list) {
+    if (accept(candidate, candidate.typed && typeFails(candidate, segments))) return candidate;
+  }
+  return null;
+}
+
+/** Whether a param of `candidate` fails its type on `segments`. */
+function typeFails(candidate: Candidate, segments: string[]): boolean {
+  const matchers = candidate.segments;
+  for (let depth = 0; depth < matchers.length; depth++) {
+    const m = matchers[depth];
+    if (m.kind === "literal") continue;
+    const value = m.kind === "param" ? segments[depth] : segments.slice(depth).join("/");
+    if (!accepts(m.type, value)) return true;
+  }
+  return false;
+}
