@@ -36,7 +36,7 @@ struct ResolutionTests {
         #expect(json("/artwork/a\"b").hasPrefix(#"{"url":"/artwork/a\"b","status":"matched""#))
         #expect(json("/artwork/a\"b").contains(#""params":{"id":"a\"b"}"#))
         #expect(json("/artwork/a%22b").contains(#""params":{"id":"a\"b"}"#))
-        #expect(json("/artwork/x%E2%80%A8y").contains(#""params":{"id":"x\u2028y"}"#))
+        #expect(json("/artwork/x%E2%80%A8y").contains("\"params\":{\"id\":\"x\u{2028}y\"}"))
         #expect(json("/artwork/plain-id").contains(#""params":{"id":"plain-id"}"#))
         #expect(json("/no/such/page\"x").contains(#""params":{"url":"/no/such/page\"x"}"#))
         #expect(json("/works/a\"b").contains(#""params":{"id":"a\"b"}"#))

@@ -9,10 +9,10 @@ struct JSONTests {
         #expect(try JSONParser.parse(#""\ud83d\ude00""#) == .string("😀"))
     }
 
-    @Test func escapesWhatJSONAndJavaScriptNeed() {
+    @Test func escapesWhatJSONStringifyEscapes() {
         var w = JSONWriter()
         w.string("\"\\\u{0}\u{1F}\u{7F}\u{2028}\u{2029}\u{2030}")
-        #expect(String(decoding: w.bytes, as: UTF8.self) == "\"\\\"\\\\\\u0000\\u001f\u{7F}\\u2028\\u2029\u{2030}\"")
+        #expect(String(decoding: w.bytes, as: UTF8.self) == "\"\\\"\\\\\\u0000\\u001f\u{7F}\u{2028}\u{2029}\u{2030}\"")
         // The same text given as UTF-8 bytes is written the same, escaped or not.
         for plain in ["", "artsy://artist/é?q=1", "https://www.artsy.net/artwork/andy-warhol-soup"] {
             var w = JSONWriter()
@@ -31,6 +31,23 @@ struct JSONTests {
         n.byte(UInt8(ascii: " "))
         n.integer(0)
         #expect(String(decoding: n.bytes, as: UTF8.self) == "-9223372036854775808 0")
+    }
+
+    /// Numbers and member order as JavaScript's `JSON.stringify` writes them (SPEC §6.4).
+    @Test func writesNumbersAndMembersAsJSONStringifyDoes() throws {
+        let numbers: [(Double, String)] = [
+            (1e21, "1e+21"), (1e-7, "1e-7"), (123456789012345680000, "123456789012345680000"), (0.1, "0.1"),
+            (1.5e300, "1.5e+300"), (-2.5e-10, "-2.5e-10"), (1e15, "1000000000000000"), (5e-324, "5e-324"), (-0.0, "0"),
+            (0.000001, "0.000001"), (123.456, "123.456"), (-1e16, "-10000000000000000"), (1.7976931348623157e308, "1.7976931348623157e+308"),
+        ]
+        for (value, expected) in numbers {
+            var w = JSONWriter()
+            w.double(value)
+            #expect(String(decoding: w.bytes, as: UTF8.self) == expected, "\(value)")
+        }
+        let text = #"{"b":1,"2":9007199254740993,"10":[1.0,2e21],"01":1,"4294967295":1,"4294967294":1,"a":{"1":1,"z":1}}"#
+        #expect(String(decoding: try JSONParser.parse(text).serialized(), as: UTF8.self)
+                == #"{"2":9007199254740992,"10":[1,2e+21],"4294967294":1,"b":1,"01":1,"4294967295":1,"a":{"1":1,"z":1}}"#)
     }
 
     @Test(arguments: [

@@ -26,6 +26,8 @@ public struct Presentation: Sendable, Equatable {
     /// Writes ``json`` (keys sorted for the canonical manifest) without building it.
     func write(to w: inout JSONWriter, sortedKeys: Bool = false) {
         if sortedKeys && !options.isEmpty { return w.write(json, sortedKeys: true) }
+        // An option named like an array index goes before `style`, as in a JavaScript object.
+        if !sortedKeys, options.contains(where: { JSONWriter.isArrayIndex($0.key) }) { return w.write(json) }
         w.raw("{\"style\":")
         w.string(style.rawValue)
         for option in options {

@@ -21,6 +21,9 @@ public final class Route: Sendable {
     /// without a default.
     let queryChecks: [Int]
     public let inject: [(key: String, value: InjectedValue)]
+    /// Whether a declared or injected param is named like an array index (`"2"`): its
+    /// results' params are then written in a JavaScript object's order (``JSONWriter``).
+    let namesArrayIndex: Bool
     public let variants: [Variant]
     public let redirect: RoutePattern?
     public let since: SemanticVersion?
@@ -67,6 +70,7 @@ public final class Route: Sendable {
             return true
         }
         self.inject = inject
+        namesArrayIndex = params.contains { JSONWriter.isArrayIndex($0.name) } || inject.contains { JSONWriter.isArrayIndex($0.key) }
         self.variants = variants
         self.since = since
         self.until = until

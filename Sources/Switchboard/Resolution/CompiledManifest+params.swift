@@ -142,10 +142,30 @@ struct MatchedParams: Sendable {
         }
     }
 
-    /// Writes the params as the members of a JSON object (without its braces).
+    /// Writes the params as the members of a JSON object (without its braces), in the
+    /// order a JavaScript object holds them: keys that are array indices (a query param
+    /// `?2=x`) first, by value, then the rest in SPEC order. Only a route that declares or
+    /// injects such a name, or a URL whose query has one, can have any.
     func write(url: [UInt8], into w: inout JSONWriter) {
         var first = true
+        let numbered = route.namesArrayIndex || query.contains { item in
+            item.key.utf8.first.map { $0 &- UInt8(ascii: "0") < 10 } == true && JSONWriter.isArrayIndex(item.key)
+        }
+        if numbered {
+            var indexed: [(key: String, source: Source, type: ParamType)] = []
+            forEach { _, key, source, type in
+                if JSONWriter.isArrayIndex(key) { indexed.append((key, source, type)) }
+            }
+            for param in indexed.sorted(by: { UInt64($0.key)! < UInt64($1.key)! }) {
+                if !first { w.byte(UInt8(ascii: ",")) }
+                first = false
+                w.string(param.key)
+                w.byte(UInt8(ascii: ":"))
+                write(param.source, param.type, url: url, into: &w)
+            }
+        }
         forEach { params, key, source, type in
+            if numbered && JSONWriter.isArrayIndex(key) { return }
             if !first { w.byte(UInt8(ascii: ",")) }
             first = false
             w.string(key)

@@ -1,8 +1,12 @@
 import RouteMatching
 import SystemSupport
 
-/// A small byte-level JSON writer: strings escaped per RFC 8259 (quotes, backslashes,
-/// control characters; U+2028/U+2029 too, for JavaScript), other UTF-8 passed through.
+/// A small byte-level JSON writer that writes what JavaScript's `JSON.stringify` writes
+/// for the same value (SPEC §6.4: a client's result is the server's body byte for byte):
+/// strings escaped per RFC 8259 (quotes, backslashes, control characters; U+2028 and
+/// U+2029 pass, as `JSON.stringify` lets them), other UTF-8 passed through; numbers as
+/// ECMAScript's `Number.prototype.toString` spells them; object members whose key is an
+/// array index (`"0"`, `"42"`) first, in numeric order, as a JavaScript object holds them.
 package struct JSONWriter: Sendable {
     package var bytes: [UInt8]
 
@@ -62,25 +66,84 @@ package struct JSONWriter: Sendable {
         } while v > 0
     }
 
+    /// A number as ECMAScript's `Number.prototype.toString` writes it (`1e+21`, `1e-7`,
+    /// `100000000000000000000`): the shortest digits that read back as the same double,
+    /// which Swift's `description` finds too, placed by ECMAScript's rules.
     package mutating func double(_ value: Double) {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-            integer(Int64(value))
-        } else if value.isFinite {
-            bytes.append(contentsOf: "\(value)".utf8)
+        guard value.isFinite else { return raw("null") }
+        if value == value.rounded(), abs(value) < 1e15 { return integer(Int64(value)) }
+        // `description` is `[-]D[.DDD][e±X]`: its digits without the point, and the
+        // exponent n of ECMAScript's 0.DDD × 10^n.
+        var digits: [UInt8] = []
+        var pointAt: Int? = nil
+        var exponent = 0
+        var text = Array(value.magnitude.description.utf8)[...]
+        if let e = text.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            exponent = Int(String(decoding: text[(e + 1)...], as: UTF8.self)) ?? 0
+            text = text[..<e]
+        }
+        for b in text {
+            if b == UInt8(ascii: ".") { pointAt = digits.count } else { digits.append(b) }
+        }
+        var n = (pointAt ?? digits.count) + exponent
+        while digits.count > 1, digits.first == UInt8(ascii: "0") { digits.removeFirst(); n -= 1 }
+        while digits.count > 1, digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        let k = digits.count
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        if k <= n && n <= 21 {
+            bytes += digits
+            bytes += repeatElement(UInt8(ascii: "0"), count: n - k)
+        } else if 0 < n && n <= 21 {
+            bytes += digits[..<n]
+            byte(UInt8(ascii: "."))
+            bytes += digits[n...]
+        } else if -6 < n && n <= 0 {
+            raw("0.")
+            bytes += repeatElement(UInt8(ascii: "0"), count: -n)
+            bytes += digits
         } else {
-            raw("null")
+            byte(digits[0])
+            if k > 1 {
+                byte(UInt8(ascii: "."))
+                bytes += digits[1...]
+            }
+            byte(UInt8(ascii: "e"))
+            byte(n - 1 < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            integer(Int64(abs(n - 1)))
         }
     }
 
-    /// Whether any byte needs escaping or a closer look (control characters, `"`, `\`,
-    /// and 0xE2, which may start U+2028/U+2029). Branch-free over the whole span, which
-    /// lets the compiler vectorize it: most strings need no escaping.
+    /// Whether `key` is an array index (`0` to `4294967294`, no leading zero): a
+    /// JavaScript object holds such members first, in numeric order.
+    static func isArrayIndex(_ key: String) -> Bool {
+        let utf8 = key.utf8
+        guard let first = utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"), utf8.count <= 10 else { return false }
+        if first == UInt8(ascii: "0") { return utf8.count == 1 }
+        var value: UInt64 = 0
+        for b in utf8 {
+            guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") else { return false }
+            value = value * 10 + UInt64(b - UInt8(ascii: "0"))
+        }
+        return value < 4_294_967_295
+    }
+
+    /// Members in the order a JavaScript object holds them: array indices first, by value,
+    /// then the rest as given. Nil when they are in that order already (nearly always:
+    /// keys that are numbers are rare).
+    static func inJavaScriptOrder<Member>(_ members: [Member], key: (Member) -> String) -> [Member]? {
+        guard members.contains(where: { isArrayIndex(key($0)) }) else { return nil }
+        let indices = members.filter { isArrayIndex(key($0)) }.sorted { UInt64(key($0))! < UInt64(key($1))! }
+        return indices + members.filter { !isArrayIndex(key($0)) }
+    }
+
+    /// Whether any byte needs escaping (control characters, `"`, `\`). Branch-free over
+    /// the whole span, which lets the compiler vectorize it: most strings need none.
     @inline(__always)
     static func needsEscaping(_ span: Span<UInt8>) -> Bool {
         var special: UInt8 = 0
         for i in span.indices {
             let b = span[i]
-            special |= (b < 0x20 ? 1 : 0) | (b == UInt8(ascii: "\"") ? 1 : 0) | (b == UInt8(ascii: "\\") ? 1 : 0) | (b == 0xE2 ? 1 : 0)
+            special |= (b < 0x20 ? 1 : 0) | (b == UInt8(ascii: "\"") ? 1 : 0) | (b == UInt8(ascii: "\\") ? 1 : 0)
         }
         return special != 0
     }
@@ -139,10 +202,6 @@ package struct JSONWriter: Sendable {
                 raw("\\u00")
                 bytes.append(Self.hex[Int(b >> 4)])
                 bytes.append(Self.hex[Int(b & 0xF)])
-            case 0xE2 where i + 1 < utf8.count && utf8[i] == 0x80 && (utf8[i + 1] == 0xA8 || utf8[i + 1] == 0xA9):
-                // U+2028 and U+2029 (E2 80 A8 / E2 80 A9); other E2 sequences pass.
-                utf8[i + 1] == 0xA8 ? raw("\\u2028") : raw("\\u2029")
-                i += 2
             default:
                 bytes.append(b)
             }
@@ -156,7 +215,8 @@ package struct JSONWriter: Sendable {
         switch value {
         case .null: raw("null")
         case .bool(let b): bool(b)
-        case .integer(let i): integer(i)
+        // Beyond ±(2^53 − 1) a JavaScript number is a double: written as one, as it reads back.
+        case .integer(let i): i.magnitude <= 9_007_199_254_740_991 ? integer(i) : double(Double(i))
         case .double(let d): double(d)
         case .string(let s): string(s)
         case .array(let items):
@@ -168,7 +228,7 @@ package struct JSONWriter: Sendable {
             byte(UInt8(ascii: "]"))
         case .object(let members):
             byte(UInt8(ascii: "{"))
-            let ordered = sortedKeys ? members.sorted { Self.keyOrder($0.key, $1.key) } : members
+            let ordered = sortedKeys ? members.sorted { Self.keyOrder($0.key, $1.key) } : Self.inJavaScriptOrder(members, key: \.key) ?? members
             for (k, member) in ordered.enumerated() {
                 if k > 0 { byte(UInt8(ascii: ",")) }
                 string(member.key)
