@@ -14,3 +14,6 @@ export { sha256Hex } from "./sha256";
 export function compileManifest(text: string): CompiledManifest {
   return new CompiledManifest(text);
 }
+
+export { SwitchboardClient, backoff, createClient, intervalFor, retryAfterSeconds } from "./client";
+export type { ClientEvent, ClientOptions, FailureKind, Logger, ManifestInUse, ManifestSource, Storage, UpdatePolicy } from "./client";

@@ -13,6 +13,7 @@ declare module "fs" {
   export function unlinkSync(path: string): void;
   export function existsSync(path: string): boolean;
   export function mkdirSync(path: string, options?: { recursive?: boolean }): void;
+  export function readdirSync(path: string): string[];
   export const promises: {
     readFile(path: string, encoding: "utf8"): Promise<string>;
     open(path: string, flags: string, mode?: number): Promise<{
@@ -23,6 +24,10 @@ declare module "fs" {
     rename(from: string, to: string): Promise<void>;
     unlink(path: string): Promise<void>;
   };
+}
+
+declare module "crypto" {
+  export function createHash(algorithm: "sha256"): { update(data: Uint8Array): { digest(encoding: "hex"): string } };
 }
 
 declare module "path" {

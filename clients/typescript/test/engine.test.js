@@ -1,0 +1,113 @@
+// The engine against the server: conformance vectors the CLI exports from real and fixture
+// tables, a differential run against `switchboard resolve`, linear time on a hostile regex,
+// typed errors, and no platform API the engine may not use.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert");
+const fs = require("node:fs");
+const path = require("node:path");
+const { execFileSync } = require("node:child_process");
+const { dist, repositoryRoot, packageRoot, switchboard, temporaryFolder } = require("./helpers");
+const { compileManifest, ManifestError, ContextError } = require(path.join(dist, "index.js"));
+const { runVectors } = require(path.join(dist, "conformance.js"));
+
+const tables = [
+  "Config/routes.json",
+  "Tests/ClientTests/Fixtures/conformance-routes.json",
+  "Tests/CLITests/Fixtures/eigen-routes.json",
+  "Tests/Browser/xss-manifest.json",
+  "clients/typescript/test/fixtures/engine-edges.json",
+];
+
+for (const table of tables) {
+  test(`the vectors of ${table} resolve byte for byte as the server's`, () => {
+    const vectors = switchboard(["export", "conformance", "--config", path.join(repositoryRoot, table)]);
+    const { passed, failed } = runVectors(table, vectors);
+    assert.deepStrictEqual(failed.slice(0, 3), []);
+    assert.ok(passed > 50, `${passed} cases`);
+  });
+}
+
+test("the conformance runner reports disagreements, unreadable files and its totals, with its exit code", () => {
+  const folder = temporaryFolder("vectors");
+  const good = path.join(folder, "good.json");
+  fs.writeFileSync(good, switchboard(["export", "conformance", "--config", path.join(repositoryRoot, tables[1])]));
+  const run = (files) => {
+    try {
+      return { status: 0, out: execFileSync(process.execPath, [path.join(dist, "conformance.js"), ...files], { encoding: "utf8", stdio: "pipe" }) };
+    } catch (e) {
+      return { status: e.status, out: e.stdout + e.stderr };
+    }
+  };
+  const ok = run([good]);
+  assert.strictEqual(ok.status, 0, ok.out);
+  assert.match(ok.out, /^\d+ passed, 0 failed\n$/);
+  // One expected destination changed: that case, and only it, disagrees.
+  const bad = path.join(folder, "bad.json");
+  const text = fs.readFileSync(good, "utf8");
+  const cases = text.indexOf('"cases":[');
+  fs.writeFileSync(bad, text.slice(0, cases) + text.slice(cases).replace('"destination":"Search"', '"destination":"Elsewhere"'));
+  const failing = run([bad]);
+  assert.strictEqual(failing.status, 1);
+  assert.match(failing.out, /expected .*"destination":"Elsewhere"/);
+  assert.match(failing.out, /\n\d+ passed, 1 failed\n$/);
+  const missing = run([path.join(folder, "nothing.json")]);
+  assert.strictEqual(missing.status, 1);
+  assert.match(missing.out, /nothing\.json: /);
+});
+
+test("edge values (array-index keys, doubles, U+2028, IDNA, ports, redirect chains) resolve as `switchboard resolve` answers", () => {
+  const manifest = path.join(packageRoot, "test/fixtures/engine-edges.json");
+  const urls = fs.readFileSync(path.join(packageRoot, "test/fixtures/engine-edges.urls"), "utf8").split("\n").filter(Boolean);
+  const compiled = compileManifest(fs.readFileSync(manifest, "utf8"));
+  for (const context of [{}, { platform: "ios", appVersion: "2.0.0" }, { platform: "android", idiom: "tablet", appVersion: "2.0.0-beta.3" }]) {
+    const flags = Object.entries({ platform: "--platform", idiom: "--idiom", appVersion: "--app-version" })
+      .filter(([k]) => context[k] !== undefined).flatMap(([k, flag]) => [flag, context[k]]);
+    const server = switchboard(["resolve", "--config", manifest, ...flags, "-"], urls.join("\n") + "\n").split("\n").filter(Boolean);
+    assert.strictEqual(server.length, urls.length);
+    urls.forEach((url, i) => assert.strictEqual(JSON.stringify(compiled.resolve(url, context)), server[i], `${url} ${JSON.stringify(context)}`));
+  }
+});
+
+test("a regex param stays linear: [a-z]*[a-z]*[a-z]*x on long hostile segments", () => {
+  const compiled = compileManifest(fs.readFileSync(path.join(packageRoot, "test/fixtures/engine-edges.json"), "utf8"));
+  // RegExp backtracks cubically on these; 1,000 letters is within the 1,024 a value may have.
+  for (const length of [1000, 2000]) {
+    const started = process.hrtime.bigint();
+    const result = compiled.resolve("/slow/" + "a".repeat(length));
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    assert.strictEqual(result.status, "fallback");
+    assert.ok(ms < 50, `${length} letters took ${ms} ms`);
+  }
+  assert.strictEqual(compiled.resolve("/slow/" + "a".repeat(999) + "x").status, "matched");
+});
+
+test("a manifest the engine cannot use is refused with every problem, each with its pointer", () => {
+  const text = JSON.stringify({ version: 0, hosts: ["exa mple.com"], routes: [{ name: "a", pattern: "no-slash", destination: "A" },
+    { name: "b", pattern: "/b/:id", destination: "B", params: { id: { type: "regex", pattern: "(a+)+" } } }] });
+  assert.throws(() => compileManifest(text), (error) => {
+    assert.ok(error instanceof ManifestError);
+    const codes = error.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.pointer} ${d.code}`);
+    assert.deepStrictEqual(codes, ["/version invalid-value", "/hosts/0 invalid-host", "/routes/0/pattern invalid-pattern", "/routes/1/params/id/pattern unsafe-regex"]);
+    assert.match(error.message, /\/routes\/0\/pattern: "no-slash": pattern must start with '\/'/);
+    return true;
+  });
+  assert.throws(() => compileManifest("{"), (e) => e instanceof ManifestError && e.diagnostics[0].code === "invalid-json");
+});
+
+test("an appVersion that is not a semantic version is a ContextError, as the server's 400", () => {
+  const compiled = compileManifest(fs.readFileSync(path.join(repositoryRoot, "Config/routes.json"), "utf8"));
+  assert.throws(() => compiled.resolve("/", { appVersion: "seven" }), (e) => e instanceof ContextError && /"seven"/.test(e.message));
+});
+
+test("the engine and the updater use no node: module, Buffer, platform URL class or TextEncoder", () => {
+  const nodeOnly = new Set(["node.ts", "conformance.ts", "bench.ts", "node-globals.d.ts"]);
+  for (const file of fs.readdirSync(path.join(packageRoot, "src"))) {
+    if (nodeOnly.has(file)) continue;
+    const source = fs.readFileSync(path.join(packageRoot, "src", file), "utf8").replace(/\/\/.*$/gm, "");
+    for (const forbidden of [/from "(node:)?(fs|path|crypto|child_process|http|os|url|buffer)"/, /\brequire\(/, /\bBuffer\b/, /\bnew URL\(/,
+      /\bURLSearchParams\b/, /\bTextEncoder\b/, /\bTextDecoder\b/, /\bprocess\./]) {
+      assert.doesNotMatch(source, forbidden, `${file} uses ${forbidden}`);
+    }
+  }
+});
