@@ -1,4 +1,6 @@
-// Resolution and load benchmark: `swift run -c release --experimental-lto-mode=full switchboard-bench [--quick]`.
+// Resolution and load benchmark: `swift run -c release --experimental-lto-mode=full switchboard-bench [--quick]`;
+// `--vectors FILE...` times resolution over conformance vectors' cases, `--write-table N FILE`
+// writes the generated N-route table (both for the TypeScript client's bench).
 //
 // For generated manifests of 100, 1,000 and 10,000 routes of realistic shapes it
 // prints the median ns per full resolution (classify + normalize + match + params +
@@ -25,6 +27,15 @@ if CommandLine.arguments.contains("--client") {
 }
 
 let quick = CommandLine.arguments.contains("--quick")
+if let i = CommandLine.arguments.firstIndex(of: "--vectors") {
+    try vectorsBench(CommandLine.arguments[(i + 1)...].filter { !$0.hasPrefix("--") }, rounds: quick ? 5 : 21)
+    exit(0)
+}
+/// `--write-table N FILE`: the generated N-route manifest measured below, for other benchmarks.
+if let i = CommandLine.arguments.firstIndex(of: "--write-table"), i + 2 < CommandLine.arguments.count, let count = Int(CommandLine.arguments[i + 1]) {
+    try Data(manifestJSON(routes: count)).write(to: URL(fileURLWithPath: CommandLine.arguments[i + 2]))
+    exit(0)
+}
 /// `--routes N`: only that size (for profiling one table).
 let onlySize = CommandLine.arguments.firstIndex(of: "--routes").flatMap { i in
     i + 1 < CommandLine.arguments.count ? Int(CommandLine.arguments[i + 1]) : nil

@@ -3,7 +3,7 @@
 // answers for the same canonical manifest, URL and context.
 
 import { emptyObject, JSONObject, JSONValue, setMember } from "./json";
-import { Diagnostic, Injected, Manifest, ManifestError, Presentation, Route, canonicalText, decodeManifest } from "./manifest";
+import { Diagnostic, Manifest, ManifestError, ParamDeclaration, Presentation, Route, canonicalText, decodeManifest } from "./manifest";
 import { ParamType, PatternSegment, RoutePattern, STRING, accepts, intValue } from "./pattern";
 import { sha256Hex } from "./sha256";
 import { Candidate, RouteTrie, SegmentMatcher } from "./trie";
@@ -73,6 +73,8 @@ export class CompiledManifest {
   private readonly fallback: Target;
   private readonly manifestMember: { version: number; etag: string };
   private readonly external: JSONObject;
+  /** Per route, whether it can refuse a candidate whose types matched (a version gate, a query param it checks). */
+  private readonly refusable: boolean[];
 
   /** Compiles manifest JSON text; throws ManifestError listing every problem when it cannot be used. */
   constructor(text: string) {
@@ -122,6 +124,7 @@ export class CompiledManifest {
     });
     this.fallback = { route: null, destination: manifest.fallback.destination, presentation: presentationObject(manifest.fallback.presentation), web: true };
     this.external = Object.freeze({ style: "external" }) as JSONObject;
+    this.refusable = manifest.routes.map((r) => r.since !== null || r.until !== null || r.queryChecks.length > 0);
   }
 
   /** The manifest's own version number. */
@@ -151,8 +154,10 @@ export class CompiledManifest {
     if (found === null) {
       const params = emptyObject();
       params.url = url;
-      const result = { url, status: "fallback", destination: this.fallback.destination, params, presentation: this.fallback.presentation } as ResolveResult;
-      return this.finish(result, fragment);
+      const { destination, presentation } = this.fallback;
+      return fragment === null
+        ? { url, status: "fallback", destination, params, presentation, manifest: this.manifestMember }
+        : { url, status: "fallback", destination, params, presentation, fragment, manifest: this.manifestMember };
     }
     const { route, candidate, segments } = found;
     let slot = 0;
@@ -166,23 +171,19 @@ export class CompiledManifest {
     }
     const target = this.targets[route.index][candidate.patternIndex * (1 + route.variants.length) + slot];
     const webURL = target.web && !candidate.binds("url") && !route.inject.some(([k]) => k === "url");
-    const result = {
-      url, status: "matched", route: target.route as { name: string; pattern: string }, destination: target.destination,
-      params: params(route, candidate, segments, query, webURL ? url : null), presentation: target.presentation,
-    } as ResolveResult;
-    return this.finish(result, fragment);
-  }
-
-  /** The fragment, when the URL has one, and the manifest, added last as results end. */
-  private finish(result: ResolveResult, fragment: string | null): ResolveResult {
-    if (fragment !== null) result.fragment = fragment;
-    result.manifest = this.manifestMember;
-    return result;
+    const matchedRoute = target.route as { name: string; pattern: string }, { destination, presentation } = target;
+    const values = params({ route, candidate, segments, query }, webURL ? url : null);
+    // Two literals, one shape each: members in the server's order, `fragment` when the URL has one.
+    return fragment === null
+      ? { url, status: "matched", route: matchedRoute, destination, params: values, presentation, manifest: this.manifestMember }
+      : { url, status: "matched", route: matchedRoute, destination, params: values, presentation, fragment, manifest: this.manifestMember };
   }
 
   /** The route that takes the URL after redirects, with the segments it matched; null for the fallback. */
   private route(host: string | null, segments: string[], query: [string, string][], version: SemanticVersion | null) {
-    const accept = (candidate: Candidate, typeFailed: boolean) => !typeFailed && this.refusal(candidate, query, version) === null;
+    const refusable = this.refusable;
+    const accept = (candidate: Candidate, typeFailed: boolean) =>
+      !typeFailed && (!refusable[candidate.route] || this.refusal(candidate, query, version) === null);
     for (let hops = 0; ; ) {
       const keys = this.manifest.caseSensitive ? segments : segments.map(lowercaseScalars);
       const restricted = host === null ? undefined : this.byHost.get(host);
@@ -253,70 +254,103 @@ function convert(value: string, type: ParamType): JSONValue {
   return type.name === "uuid" ? lowercaseScalars(value) : value;
 }
 
+/** Where a param's value comes from: a segment, the segments from a depth on (a wildcard), a query key, a constant. */
 type Source = { segment: number } | { tail: number } | { query: string } | { value: JSONValue };
+
+interface Match {
+  route: Route;
+  candidate: Candidate;
+  segments: string[];
+  query: [string, string][];
+}
+
+function read(match: Match, source: Source, type: ParamType): JSONValue {
+  if ("segment" in source) return convert(match.segments[source.segment], type);
+  if ("tail" in source) return convert(match.segments.slice(source.tail).join("/"), type);
+  if ("query" in source) {
+    const values: JSONValue[] = [];
+    for (const [k, v] of match.query) if (k === source.query) values.push(convert(v, type));
+    return values.length === 1 ? values[0] : values;
+  }
+  return typeof source.value === "string" ? convert(source.value, type) : source.value;
+}
+
+function hasQuery(query: [string, string][], name: string): boolean {
+  for (let i = 0; i < query.length; i++) if (query[i][0] === name) return true;
+  return false;
+}
+
+/** A declared param's query values, or its default. */
+function declaredSource(match: Match, d: ParamDeclaration): Source | null {
+  if (hasQuery(match.query, d.name)) return { query: d.name };
+  return d.defaultValue === undefined ? null : { value: d.defaultValue };
+}
+
+/** Where the path, declared or query param `name` comes from (what an injected copy reads). */
+function matchedSource(match: Match, name: string): [Source, ParamType] | null {
+  const bound = match.candidate.binding(name);
+  if (bound !== null) return [bound.wildcard ? { tail: bound.depth } : { segment: bound.depth }, bound.type];
+  const d = declaration(match.route, name);
+  if (d !== null) {
+    const source = declaredSource(match, d);
+    return source === null ? null : [source, d.type];
+  }
+  return hasQuery(match.query, name) ? [{ query: name }, STRING] : null;
+}
+
+function declaration(route: Route, name: string): ParamDeclaration | null {
+  for (const d of route.params) if (d.name === name) return d;
+  return null;
+}
+
+/** Whether the param `name` gives way to an injected one or to the web `url`, added last in its place. */
+function overridden(match: Match, name: string, webURL: string | null): boolean {
+  if (webURL !== null && name === "url") return true;
+  for (const [key, value] of match.route.inject) {
+    if (key === name) return "constant" in value || matchedSource(match, value.param) !== null;
+  }
+  return false;
+}
 
 /**
  * Params in the contract's order: path params in pattern order, declared query params and
  * defaults, other query params in order of appearance, injected params (in the place of a
  * param of the same name), the web `url`.
  */
-function params(route: Route, candidate: Candidate, segments: string[], query: [string, string][], webURL: string | null): JSONObject {
+function params(match: Match, webURL: string | null): JSONObject {
   const out = emptyObject();
-  const read = (source: Source, type: ParamType): JSONValue => {
-    if ("segment" in source) return convert(segments[source.segment], type);
-    if ("tail" in source) return convert(segments.slice(source.tail).join("/"), type);
-    if ("query" in source) {
-      const values: JSONValue[] = [];
-      for (const [k, v] of query) if (k === source.query) values.push(convert(v, type));
-      return values.length === 1 ? values[0] : values;
-    }
-    return typeof source.value === "string" ? convert(source.value, type) : source.value;
-  };
-  const declaredSource = (name: string): [Source, ParamType] | null => {
-    const d = route.params.find((x) => x.name === name);
-    if (d === undefined) return null;
-    if (query.some(([k]) => k === name)) return [{ query: name }, d.type];
-    return d.defaultValue === undefined ? null : [{ value: d.defaultValue }, d.type];
-  };
-  const matchedSource = (name: string): [Source, ParamType] | null => {
-    const bound = candidate.binding(name);
-    if (bound !== null) return [bound.wildcard ? { tail: bound.depth } : { segment: bound.depth }, bound.type];
-    if (route.params.some((x) => x.name === name)) return declaredSource(name);
-    return query.some(([k]) => k === name) ? [{ query: name }, STRING] : null;
-  };
-  const overridden = (name: string): boolean => {
-    if (webURL !== null && name === "url") return true;
-    for (const [key, value] of route.inject) {
-      if (key === name) return "constant" in value || matchedSource(value.param) !== null;
-    }
-    return false;
-  };
-  candidate.segments.forEach((m, depth) => {
-    if (m.kind === "literal" || overridden(m.name)) return;
-    setMember(out, m.name, read(m.kind === "param" ? { segment: depth } : { tail: depth }, m.type));
-  });
-  for (const d of route.queryDeclarations) {
-    if (candidate.binds(d.name) || overridden(d.name)) continue;
-    const source = declaredSource(d.name);
-    if (source !== null) setMember(out, d.name, read(source[0], source[1]));
+  const { route, candidate, segments, query } = match;
+  // Only an injected param or the web `url` can take a param's place.
+  const replaced = route.inject.length > 0 || webURL !== null;
+  const matchers = candidate.segments;
+  for (let depth = 0; depth < matchers.length; depth++) {
+    const m = matchers[depth];
+    if (m.kind === "literal" || (replaced && overridden(match, m.name, webURL))) continue;
+    const value = m.kind === "param" ? segments[depth] : segments.slice(depth).join("/");
+    setMember(out, m.name, convert(value, m.type));
   }
-  query.forEach(([key], i) => {
-    if (candidate.binds(key) || route.params.some((x) => x.name === key) || overridden(key)) return;
-    for (let j = 0; j < i; j++) if (query[j][0] === key) return;
-    setMember(out, key, read({ query: key }, STRING));
-  });
+  for (const d of route.queryDeclarations) {
+    if (candidate.binds(d.name) || (replaced && overridden(match, d.name, webURL))) continue;
+    const source = declaredSource(match, d);
+    if (source !== null) setMember(out, d.name, read(match, source, d.type));
+  }
+  for (let i = 0; i < query.length; i++) {
+    const key = query[i][0];
+    if (candidate.binds(key) || declaration(route, key) !== null || (replaced && overridden(match, key, webURL))) continue;
+    let repeated = false;
+    for (let j = 0; j < i; j++) if (query[j][0] === key) { repeated = true; break; }
+    if (!repeated) setMember(out, key, read(match, { query: key }, STRING));
+  }
   for (const [key, value] of route.inject) {
-    const injected = injectedValue(value, matchedSource, read);
-    if (injected !== undefined) setMember(out, key, injected);
+    if ("constant" in value) {
+      setMember(out, key, value.constant);
+      continue;
+    }
+    const source = matchedSource(match, value.param);
+    if (source !== null) setMember(out, key, read(match, source[0], source[1]));
   }
   if (webURL !== null) out.url = webURL;
   return out;
-}
-
-function injectedValue(value: Injected, matchedSource: (name: string) => [Source, ParamType] | null, read: (s: Source, t: ParamType) => JSONValue): JSONValue | undefined {
-  if ("constant" in value) return value.constant;
-  const source = matchedSource(value.param);
-  return source === null ? undefined : read(source[0], source[1]);
 }
 
 export type { Diagnostic };

@@ -10,9 +10,12 @@ export function isObject(value: unknown): value is JSONObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** An object with no prototype: any key, `__proto__` included, is an own member. */
+/**
+ * A plain object (with fast properties, which JSON.stringify writes quickest); its members
+ * are set with ``setMember`` so that any key, `__proto__` included, is an own member.
+ */
 export function emptyObject(): JSONObject {
-  return Object.create(null) as JSONObject;
+  return {};
 }
 
 /** Sets `key` as an own member whatever it is called. */

@@ -138,7 +138,9 @@ export class RouteTrie {
     }
     if (node.typed !== null) {
       const value = segments[depth];
-      if (node.typedTypes.some((t) => accepts(t, value))) {
+      let anyAccepts = false;
+      for (const type of node.typedTypes) if (accepts(type, value)) { anyAccepts = true; break; }
+      if (anyAccepts) {
         const found = this.search(node.typed, depth + 1, segments, keys, accept);
         if (found !== null) return found;
       }

@@ -42,6 +42,12 @@ export function hexValue(c: number): number {
   return -1;
 }
 
+/** Whether `input` starts with `http`, in any case. */
+function isHTTPPrefix(input: string): boolean {
+  return (input.charCodeAt(0) | 0x20) === 104 && (input.charCodeAt(1) | 0x20) === 116 && (input.charCodeAt(2) | 0x20) === 116
+    && (input.charCodeAt(3) | 0x20) === 112;
+}
+
 function isAlpha(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 }
@@ -107,11 +113,13 @@ export class URLScope {
     if (problem !== null) return rejected(problem);
     const colon = schemeEnd(input);
     if (colon >= 0) {
-      const scheme = input.slice(0, colon).toLowerCase();
-      if (scheme === "http" || scheme === "https") {
+      // http and https, the common case, recognized without making a string.
+      const isHTTP = colon === 4 && isHTTPPrefix(input);
+      if (isHTTP || (colon === 5 && isHTTPPrefix(input) && (input.charCodeAt(4) | 0x20) === 115)) {
         if (!input.startsWith("//", colon + 1)) return rejected(Rejection.missingHost);
-        return this.authority(input, colon + 3, scheme === "http" ? HTTP_PORTS : HTTPS_PORTS, false);
+        return this.authority(input, colon + 3, isHTTP ? HTTP_PORTS : HTTPS_PORTS, false);
       }
+      const scheme = input.slice(0, colon).toLowerCase();
       if (unsafeSchemes.includes(scheme)) return rejected(Rejection.unsafeScheme);
       if (!this.schemes.has(scheme)) return EXTERNAL;
       let start = colon + 1;
@@ -133,16 +141,17 @@ export class URLScope {
       if (end < input.length && input.charCodeAt(end) === 47) return rejected(Rejection.ambiguousSlashes);
       return schemeRelative ? parseInternal(input, null, end) : rejected(Rejection.missingHost);
     }
-    const authority = input.slice(start, end);
-    if (authority.includes("@")) return rejected(Rejection.userinfo);
-    let host = authority;
-    let port: string | null = null;
-    const searchFrom = authority.charCodeAt(0) === 91 ? (authority.indexOf("]") < 0 ? authority.length : authority.indexOf("]")) : 0;
-    const colon = authority.indexOf(":", searchFrom);
-    if (colon >= 0) {
-      host = authority.slice(0, colon);
-      port = authority.slice(colon + 1);
+    const at = input.indexOf("@", start);
+    if (at >= 0 && at < end) return rejected(Rejection.userinfo);
+    let searchFrom = start;
+    if (input.charCodeAt(start) === 91) {
+      const close = input.indexOf("]", start);
+      searchFrom = close < 0 || close > end ? end : close;
     }
+    let colon = input.indexOf(":", searchFrom);
+    if (colon > end) colon = -1;
+    const host = input.slice(start, colon < 0 ? end : colon);
+    const port = colon < 0 ? null : input.slice(colon + 1, end);
     const key = hostKey(host, port, defaultPorts);
     if (key.error !== undefined) return rejected(key.error);
     if (!this.hosts.has(key.key)) return EXTERNAL;
@@ -204,9 +213,13 @@ function normalizedHostName(raw: string): string | null {
     return lower;
   }
   let name: string | null = raw;
-  let ascii = true;
-  for (let i = 0; i < raw.length; i++) if (raw.charCodeAt(i) >= 0x80) { ascii = false; break; }
-  name = ascii ? raw.toLowerCase() : toASCII(raw);
+  let ascii = true, upper = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c >= 0x80) { ascii = false; break; }
+    if (c >= 65 && c <= 90) upper = true;
+  }
+  name = !ascii ? toASCII(raw) : upper ? raw.toLowerCase() : raw;
   if (name === null) return null;
   let end = name.length;
   while (end > 0 && name.charCodeAt(end - 1) === 46) end--;

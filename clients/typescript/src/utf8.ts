@@ -120,13 +120,12 @@ export function utf8Compare(a: string, b: string): number {
 }
 
 /**
- * Lowercased one code point at a time, as Swift's `String.lowercased()` maps each scalar
- * (no final-sigma rule, which `toLowerCase` applies to whole words).
+ * Lowercased one code point at a time, as Swift's `String.lowercased()` maps each scalar.
+ * `toLowerCase` agrees but for its one rule that looks at context (a capital sigma ending
+ * a word becomes `ς`), so text with a `Σ` is lowered a code point at a time.
  */
 export function lowercaseScalars(text: string): string {
-  let ascii = true;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) { ascii = false; break; }
-  if (ascii) return text.toLowerCase();
+  if (text.indexOf("\u03a3") < 0) return text.toLowerCase();
   let out = "";
   for (const ch of text) out += ch.toLowerCase();
   return out;

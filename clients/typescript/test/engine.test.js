@@ -8,7 +8,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { execFileSync } = require("node:child_process");
 const { dist, repositoryRoot, packageRoot, switchboard, temporaryFolder } = require("./helpers");
-const { compileManifest, ManifestError, ContextError } = require(path.join(dist, "index.js"));
+const { compileManifest, ManifestError, ContextError, sha256Hex } = require(path.join(dist, "index.js"));
 const { runVectors } = require(path.join(dist, "conformance.js"));
 
 const tables = [
@@ -110,4 +110,14 @@ test("the engine and the updater use no node: module, Buffer, platform URL class
       assert.doesNotMatch(source, forbidden, `${file} uses ${forbidden}`);
     }
   }
+});
+
+test("the package's SHA-256 (for Hermes, which has no WebCrypto) agrees with Node's on every length around its blocks", () => {
+  const crypto = require("node:crypto");
+  for (let length = 0; length < 300; length++) {
+    const bytes = crypto.randomBytes(length);
+    assert.strictEqual(sha256Hex(new Uint8Array(bytes)), crypto.createHash("sha256").update(bytes).digest("hex"), `${length} bytes`);
+  }
+  const large = crypto.randomBytes(3 << 20);
+  assert.strictEqual(sha256Hex(new Uint8Array(large)), crypto.createHash("sha256").update(large).digest("hex"));
 });

@@ -91,13 +91,14 @@ function delay(ms) {
 /**
  * A front on its own port: forwards every request to `target` while `fault` is null; else
  * answers /v1/manifest with the fault: {status, retryAfter}, "truncated", "altered",
- * "invalidManifest", "html".
+ * "invalidManifest", "html"; "down" resets every connection.
  */
 async function startFront(target) {
   const front = { fault: null, requests: 0, faults: 0 };
   const server = http.createServer((request, response) => {
     front.requests++;
     const fault = front.fault;
+    if (fault === "down") return request.socket.destroy();
     if (fault === null || !request.url.startsWith("/v1/manifest")) {
       const upstream = http.request(target + request.url, { method: request.method, headers: request.headers }, (answer) => {
         response.writeHead(answer.statusCode, answer.headers);

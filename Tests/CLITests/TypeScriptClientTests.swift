@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The TypeScript client's own tests (`clients/typescript/test`, on Node's test runner),
+/// run from here so that the README's one test command runs every test: the package is
+/// built with Debian's `tsc`, then its engine is held to the vectors this build's CLI
+/// exports and its updater is driven against this build's `switchboard serve`.
+struct TypeScriptClientTests {
+    @Test func theTypeScriptClientBuildsAndPassesItsTests() throws {
+        let tsc = try Subprocess.tool("tsc", package: "node-typescript")
+        let node = try Subprocess.tool("node", package: "nodejs")
+        let package = Subprocess.packageRoot.appendingPathComponent("clients/typescript")
+        let build = try Subprocess.run(tsc, ["-p", package.path])
+        #expect(build.status == 0, "tsc -p clients/typescript:\n\(build.stdout)\(build.stderr)")
+        guard build.status == 0 else { return }
+        let tests = ["engine", "client", "readme"].map { package.appendingPathComponent("test/\($0).test.js").path }
+        let run = try Subprocess.run(node, ["--test"] + tests, environment: ["SWITCHBOARD_BIN": Subprocess.switchboard.path])
+        // TAP: on failure, the failing tests and their diagnostics, then the totals.
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let failures = lines.enumerated().filter { $0.element.contains("not ok") }.map { i, _ in
+            lines[i..<min(i + 30, lines.count)].joined(separator: "\n")
+        }
+        #expect(run.status == 0, "node --test:\n\(failures.joined(separator: "\n"))\n\(lines.suffix(10).joined(separator: "\n"))\n\(run.stderr)")
+        #expect(run.stdout.contains("# fail 0"))
+    }
+}

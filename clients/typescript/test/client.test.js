@@ -1,0 +1,215 @@
+// The updater against the real `switchboard serve` on an ephemeral port, with a front that
+// injects faults: the bundled copy first, held polls, every fault reported with the last
+// good manifest kept, the lifecycle, storage that survives a kill mid-write.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert");
+const fs = require("node:fs");
+const path = require("node:path");
+const { spawn } = require("node:child_process");
+const { dist, repositoryRoot, startServer, startFront, eventually, delay, temporaryFolder } = require("./helpers");
+const { createClient, compileManifest, retryAfterSeconds, backoff, intervalFor } = require(path.join(dist, "index.js"));
+const { fileStorage, nodeSha256 } = require(path.join(dist, "node.js"));
+
+const routes = fs.readFileSync(path.join(repositoryRoot, "Tests/ClientTests/Fixtures/conformance-routes.json"), "utf8");
+const withVersion = (v) => routes.replace('"version": 7', `"version": ${v}`);
+const fast = { wait: 5, initialBackoff: 20, maximumBackoff: 100, minimumInterval: 50, requestTimeout: 5000 };
+
+/** A client and the events it announces. */
+function observed(options) {
+  const client = createClient(options);
+  const events = [];
+  client.subscribe((event) => events.push(event));
+  return { client, events };
+}
+
+test("a first start with the server down resolves with the bundled copy, then adopts the server's manifest and stores it", async (t) => {
+  const server = await startServer(withVersion(8));
+  const front = await startFront(server.url);
+  t.after(async () => { await front.close(); await server.stop(); });
+  front.fault = "down";
+  const folder = temporaryFolder("storage");
+  const storage = fileStorage(path.join(folder, "routes.cache"));
+  const { client, events } = observed({ server: front.url, bundled: withVersion(7), storage, policy: fast });
+  assert.strictEqual(await client.ready(1000), true);
+  assert.strictEqual(client.current.source, "bundle");
+  assert.strictEqual(client.current.version, 7);
+  assert.strictEqual(client.resolve("https://example.com/p/12").destination, "Product");
+  client.start();
+  assert.ok(await eventually(() => events.some((e) => e.type === "failed" && e.kind === "unreachable")), JSON.stringify(events));
+  assert.strictEqual(client.current.version, 7);
+  front.fault = null;
+  assert.ok(await eventually(() => client.current.source === "server"), JSON.stringify(events));
+  assert.strictEqual(client.current.version, 8);
+  await client.stop();
+  // The next run starts from storage, whatever the server does.
+  front.fault = "down";
+  const again = createClient({ server: front.url, bundled: withVersion(7), storage, policy: fast });
+  assert.strictEqual(await again.ready(1000), true);
+  assert.strictEqual(again.current.source, "storage");
+  assert.strictEqual(again.current.version, 8);
+  assert.strictEqual(again.current.etag, client.current.etag);
+});
+
+test("an edit reaches the client through a held poll, well before the poll's wait", async (t) => {
+  const server = await startServer(withVersion(7));
+  t.after(() => server.stop());
+  const { client, events } = observed({ server: server.url, bundled: withVersion(7), policy: { ...fast, wait: 30 } });
+  client.start();
+  t.after(() => client.stop());
+  assert.ok(await eventually(async () => (await server.heldPolls()) === 1));
+  const before = Date.now();
+  await server.replace(withVersion(9));
+  assert.ok(await eventually(() => client.current.version === 9, 5000));
+  assert.ok(Date.now() - before < 5000);
+  const last = events[events.length - 1];
+  assert.deepStrictEqual({ ...last, etag: undefined }, { type: "manifest", version: 9, etag: undefined, source: "server" });
+  assert.match(last.etag, /^"sha256-[0-9a-f]{64}"$/);
+});
+
+test("each fault is reported and the last good manifest stays in use", async (t) => {
+  const server = await startServer(withVersion(7));
+  const front = await startFront(server.url);
+  t.after(async () => { await front.close(); await server.stop(); });
+  const { client, events } = observed({ server: front.url, policy: fast, sha256: nodeSha256 });
+  await client.refresh();
+  assert.strictEqual(client.current.source, "server");
+  const good = client.current.etag;
+  const faults = [
+    [{ status: 503, retryAfter: "1" }, { kind: "status", status: 503, retryAfter: 1 }],
+    [{ status: 429, retryAfter: new Date(Date.now() + 120000).toUTCString() }, { kind: "status", status: 429 }],
+    [{ status: 500 }, { kind: "status", status: 500 }],
+    ["truncated", { kind: "unreachable" }],
+    ["altered", { kind: "integrity" }],
+    ["invalidManifest", { kind: "invalidManifest" }],
+    ["html", { kind: "contentType" }],
+  ];
+  for (const [fault, expected] of faults) {
+    front.fault = fault;
+    const seen = events.length;
+    await client.refresh();
+    const failure = events.slice(seen).find((e) => e.type === "failed");
+    assert.ok(failure, `${JSON.stringify(fault)}: ${JSON.stringify(events.slice(seen))}`);
+    for (const [key, value] of Object.entries(expected)) assert.strictEqual(failure[key], value, `${JSON.stringify(fault)}: ${JSON.stringify(failure)}`);
+    if (fault.status === 429) assert.ok(failure.retryAfter >= 118 && failure.retryAfter <= 120, JSON.stringify(failure));
+    assert.strictEqual(client.current.etag, good);
+    assert.strictEqual(client.resolve("/p/1").destination, "Product");
+  }
+  front.fault = null;
+  await server.replace(withVersion(10));
+  await client.refresh();
+  assert.strictEqual(client.current.version, 10);
+});
+
+test("stop() during a held poll returns in under a second and the server's held count drops; start() follows again", async (t) => {
+  const server = await startServer(withVersion(7));
+  t.after(() => server.stop());
+  const client = createClient({ server: server.url, bundled: withVersion(7), policy: { ...fast, wait: 60 } });
+  client.start();
+  assert.ok(await eventually(async () => (await server.heldPolls()) === 1));
+  const started = Date.now();
+  await client.stop();
+  assert.ok(Date.now() - started < 1000, `${Date.now() - started} ms`);
+  assert.ok(await eventually(async () => (await server.heldPolls()) === 0, 3000));
+  await server.replace(withVersion(11));
+  await delay(300);
+  assert.strictEqual(client.current.version, 7);
+  client.start();
+  assert.ok(await eventually(() => client.current.version === 11, 5000));
+  await client.stop();
+});
+
+test("pause() ends the held poll and asks nothing; resume() asks at once", async (t) => {
+  const server = await startServer(withVersion(7));
+  t.after(() => server.stop());
+  const front = await startFront(server.url);
+  t.after(() => front.close());
+  const client = createClient({ server: front.url, bundled: withVersion(7), policy: { ...fast, wait: 60 } });
+  client.start();
+  t.after(() => client.stop());
+  assert.ok(await eventually(async () => (await server.heldPolls()) === 1));
+  await client.pause();
+  assert.ok(await eventually(async () => (await server.heldPolls()) === 0, 3000));
+  const asked = front.requests;
+  await server.replace(withVersion(12));
+  await delay(300);
+  assert.strictEqual(front.requests, asked + 0, "no request while paused");
+  assert.strictEqual(client.current.version, 7);
+  const resumed = Date.now();
+  client.resume();
+  assert.ok(await eventually(() => client.current.version === 12, 3000));
+  assert.ok(Date.now() - resumed < 3000);
+});
+
+test("ready() waits for a first manifest, and says false when none comes in time", async () => {
+  const nothing = createClient({ server: "http://127.0.0.1:9", policy: fast });
+  const started = Date.now();
+  assert.strictEqual(await nothing.ready(200), false);
+  assert.ok(Date.now() - started >= 190);
+  assert.strictEqual(nothing.resolve("/"), null);
+  // A storage that reads synchronously (as MMKV does) is in use before createClient returns.
+  const entries = [];
+  const source = createClient({ server: "http://127.0.0.1:9", bundled: withVersion(7), storage: { read: () => null, write: (v) => { entries.push(v); } } });
+  assert.strictEqual(source.current.source, "bundle");
+  const sync = createClient({ server: "http://127.0.0.1:9", storage: { read: () => storedText(withVersion(13)), write() {} } });
+  assert.strictEqual(sync.current.source, "storage");
+  assert.strictEqual(sync.current.version, 13);
+});
+
+test("a damaged stored copy is refused and reported; the bundled copy is used", async () => {
+  const stored = storedText(withVersion(13)).replace('"version": 13', '"version": 14');
+  const { client, events } = observed({ server: "http://127.0.0.1:9", bundled: withVersion(7), storage: { read: async () => stored, write() {} } });
+  assert.strictEqual(await client.ready(1000), true);
+  assert.strictEqual(client.current.source, "bundle");
+  assert.ok(events.some((e) => e.type === "failed" && e.kind === "bootstrap" && /SHA-256/.test(e.message)), JSON.stringify(events));
+});
+
+test("Node's file storage survives being killed mid-write", async () => {
+  const folder = temporaryFolder("kill");
+  const file = path.join(folder, "routes.cache");
+  const writer = `
+    const { fileStorage } = require(${JSON.stringify(path.join(dist, "node.js"))});
+    const storage = fileStorage(${JSON.stringify(file)});
+    (async () => { for (let i = 0; ; i++) await storage.write(String(i % 10).repeat(200000 + (i % 7) * 50000)); })();`;
+  for (let round = 0; round < 8; round++) {
+    const child = spawn(process.execPath, ["-e", writer], { stdio: "ignore" });
+    await delay(80 + round * 37);
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.on("exit", resolve));
+    const value = await fileStorage(file).read();
+    if (value === null) continue;
+    assert.match(value, /^(\d)\1*$/, `round ${round}: a mixture of writes`);
+    assert.strictEqual((value.length - 200000) % 50000, 0, `round ${round}: cut short at ${value.length}`);
+  }
+  assert.ok(fs.existsSync(file));
+  assert.deepStrictEqual(fs.readdirSync(folder).filter((f) => f.endsWith(".tmp")), [], "stale temporaries removed on read");
+});
+
+test("Retry-After, backoff and the polling interval follow the contract's arithmetic", () => {
+  const now = Date.UTC(2026, 10, 27, 12, 0, 0);
+  assert.strictEqual(retryAfterSeconds("120", now), 120);
+  assert.strictEqual(retryAfterSeconds("9999999", now), 86400);
+  assert.strictEqual(retryAfterSeconds("Fri, 27 Nov 2026 12:02:00 GMT", now), 120);
+  assert.strictEqual(retryAfterSeconds("Friday, 27-Nov-26 12:01:00 GMT", now), 60);
+  assert.strictEqual(retryAfterSeconds("Fri Nov 27 12:00:30 2026", now), 30);
+  assert.strictEqual(retryAfterSeconds("Thu, 26 Nov 2026 12:00:00 GMT", now), 0);
+  assert.strictEqual(retryAfterSeconds("soon", now), undefined);
+  const policy = { wait: 50, minimumInterval: 60000, initialBackoff: 1000, maximumBackoff: 300000, requestTimeout: 30000 };
+  for (let failures = 1; failures <= 40; failures++) {
+    const wait = backoff(policy, failures);
+    assert.ok(wait >= 0 && wait <= Math.min(1000 * 2 ** (failures - 1), 300000));
+  }
+  const large = Array.from({ length: 200 }, () => backoff(policy, 30));
+  assert.ok(Math.max(...large) > 150000 && Math.min(...large) < 150000, "full jitter spreads the waits");
+  assert.ok(intervalFor(policy, "public, max-age=5") >= 60000, "max-age below the floor");
+  const interval = intervalFor(policy, "public, max-age=600");
+  assert.ok(interval >= 600000 && interval <= 660000);
+});
+
+/** What the client stores for a manifest. */
+function storedText(text) {
+  const compiled = compileManifest(text);
+  const { sha256Hex } = require(path.join(dist, "index.js"));
+  const bytes = new TextEncoder().encode(text);
+  return `switchboard-client-cache 1 ${sha256Hex(bytes)} ${bytes.length} ${compiled.etag}\n${text}`;
+}
