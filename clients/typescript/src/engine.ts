@@ -185,7 +185,7 @@ export class CompiledManifest {
     const accept = (candidate: Candidate, typeFailed: boolean) =>
       !typeFailed && (!refusable[candidate.route] || this.refusal(candidate, query, version) === null);
     for (let hops = 0; ; ) {
-      const keys = this.manifest.caseSensitive ? segments : segments.map(lowercaseScalars);
+      const keys = this.manifest.caseSensitive ? segments : lowercased(segments);
       const restricted = host === null ? undefined : this.byHost.get(host);
       const candidate = (restricted ? restricted.match(segments, keys, accept) : null) ?? this.general.match(segments, keys, accept);
       if (candidate === null) return null;
@@ -216,6 +216,13 @@ export class CompiledManifest {
     }
     return null;
   }
+}
+
+/** Segments as literal edges are keyed when literals compare case-insensitively. */
+function lowercased(segments: string[]): string[] {
+  const keys = new Array<string>(segments.length);
+  for (let i = 0; i < segments.length; i++) keys[i] = lowercaseScalars(segments[i]);
+  return keys;
 }
 
 function matcher(segment: PatternSegment, route: Route, caseSensitive: boolean): SegmentMatcher {

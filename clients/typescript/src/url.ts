@@ -355,6 +355,8 @@ function dotSegmentKind(input: string, start: number, end: number): number {
 
 /** Splits what follows the authority into normalized segments, query items and fragment. */
 function parseInternal(input: string, host: string | null, pathStart: number): Classified {
+  // Most URLs have no `%`: their segments are their text, and only one starting with `.` can be a dot segment.
+  const escaped = input.indexOf("%", pathStart) >= 0;
   let pathEnd = pathStart;
   while (pathEnd < input.length) {
     const c = input.charCodeAt(pathEnd);
@@ -371,7 +373,7 @@ function parseInternal(input: string, host: string | null, pathStart: number): C
       fragmentStart = pathEnd + 1;
     }
   }
-  const segments = normalizedSegments(input, pathStart, pathEnd);
+  const segments = normalizedSegments(input, pathStart, pathEnd, escaped);
   if (segments === null) return rejected(Rejection.invalidUTF8);
   const query: [string, string][] = [];
   if (queryEnd >= 0) {
@@ -411,21 +413,22 @@ function parseInternal(input: string, host: string | null, pathStart: number): C
  * segment decoded once, empty ones dropped at the end (`..` removes an empty one too, as
  * in the RFC). Null when a decoded segment is not UTF-8.
  */
-function normalizedSegments(input: string, start: number, end: number): string[] | null {
+function normalizedSegments(input: string, start: number, end: number, escaped: boolean): string[] | null {
   const segments: string[] = [];
   let empties = 0;
   if (start < end && input.charCodeAt(start) === 47) start++;
   while (start <= end) {
     let stop = input.indexOf("/", start);
     if (stop < 0 || stop > end) stop = end;
-    const kind = dotSegmentKind(input, start, stop);
+    const first = input.charCodeAt(start);
+    const kind = start < stop && (first === 46 || first === 37) ? dotSegmentKind(input, start, stop) : 0;
     if (kind === 2) {
       if (segments.length > 0) {
         if (segments[segments.length - 1].length === 0) empties--;
         segments.pop();
       }
     } else if (kind === 0) {
-      const decoded = percentDecode(input, start, stop, false);
+      const decoded = escaped ? percentDecode(input, start, stop, false) : input.slice(start, stop);
       if (decoded === null) return null;
       if (start === stop) empties++;
       segments.push(decoded);

@@ -141,6 +141,20 @@ test("pause() ends the held poll and asks nothing; resume() asks at once", async
   assert.ok(Date.now() - resumed < 3000);
 });
 
+test("behind a proxy that drops Prefer, polls come at the max-age interval, not in a spin", async (t) => {
+  const server = await startServer(withVersion(7));
+  const front = await startFront(server.url);
+  t.after(async () => { await front.close(); await server.stop(); });
+  front.fault = "dropsPrefer";
+  const client = createClient({ server: front.url, bundled: withVersion(7), policy: { ...fast, wait: 30, minimumInterval: 2000 } });
+  client.start();
+  t.after(() => client.stop());
+  await delay(1500);
+  // The first poll asks to be held, gets an immediate 304 without Preference-Applied, and waits the interval.
+  assert.strictEqual(front.requests, 1);
+  assert.strictEqual(await server.heldPolls(), 0);
+});
+
 test("ready() waits for a first manifest, and says false when none comes in time", async () => {
   const nothing = createClient({ server: "http://127.0.0.1:9", policy: fast });
   const started = Date.now();

@@ -91,7 +91,8 @@ function delay(ms) {
 /**
  * A front on its own port: forwards every request to `target` while `fault` is null; else
  * answers /v1/manifest with the fault: {status, retryAfter}, "truncated", "altered",
- * "invalidManifest", "html"; "down" resets every connection.
+ * "invalidManifest", "html"; "down" resets every connection; "dropsPrefer" forwards
+ * without `Prefer` and answers without `Preference-Applied`, as a proxy that strips them.
  */
 async function startFront(target) {
   const front = { fault: null, requests: 0, faults: 0 };
@@ -99,9 +100,14 @@ async function startFront(target) {
     front.requests++;
     const fault = front.fault;
     if (fault === "down") return request.socket.destroy();
-    if (fault === null || !request.url.startsWith("/v1/manifest")) {
-      const upstream = http.request(target + request.url, { method: request.method, headers: request.headers }, (answer) => {
-        response.writeHead(answer.statusCode, answer.headers);
+    if (fault === null || fault === "dropsPrefer" || !request.url.startsWith("/v1/manifest")) {
+      // "dropsPrefer": a proxy that strips what it does not know, both ways.
+      const headers = { ...request.headers };
+      if (fault === "dropsPrefer") delete headers.prefer;
+      const upstream = http.request(target + request.url, { method: request.method, headers }, (answer) => {
+        const answered = { ...answer.headers };
+        if (fault === "dropsPrefer") delete answered["preference-applied"];
+        response.writeHead(answer.statusCode, answered);
         answer.pipe(response);
       });
       upstream.on("error", () => response.destroy());
