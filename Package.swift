@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "Switchboard",
-    platforms: [.macOS(.v26)],
+    // The floors of Synchronization's Mutex; what the client's closure uses of the standard
+    // library is held to them by Tests/Portability/apple-floors.py (PortabilityTests).
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "switchboard", targets: ["switchboard"]),
         .library(name: "Switchboard", targets: ["Switchboard"]),
@@ -26,21 +28,26 @@ let package = Package(
         // libmicrohttpd and zlib, reached through shims for what Swift cannot call.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
-        // The system's services a server needs: a lock ThreadSanitizer understands, a folder
-        // watcher (inotify), the descriptor limit, returning freed memory, a byte copy for
-        // the JSON writer. With MicroHTTPD, the only home of unsafe pointers.
+        // What the domain and the client use on every platform (Linux, Apple's): a lock
+        // ThreadSanitizer understands (pthread's) and a byte copy for the JSON writer. No C
+        // target, no Linux-only call: `SystemSupportTests` holds the client's closure to that.
+        .target(name: "SystemSupport"),
+        // The system's services only the server needs, on Linux: a folder watcher (inotify),
+        // the descriptor limit, returning freed memory and malloc tuning (glibc), the
+        // monotonic clock in one call. With SystemSupport and MicroHTTPD, the only homes of
+        // unsafe pointers.
         .systemLibrary(name: "CSystemSupport"),
-        .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
+        .target(name: "ServerSystem", dependencies: ["CSystemSupport", "SystemSupport"]),
         // The HTTP daemon and gzip: with SystemSupport, the only home of unsafe pointers and
         // of every Unmanaged.
-        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CZlib", "CAllocation", "SystemSupport"]),
+        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CZlib", "CAllocation", "SystemSupport", "ServerSystem"]),
         // calloc from glibc's thread cache, as glibc does from 2.41: libmicrohttpd callocs
         // every response and header it is given.
         .target(name: "CAllocation"),
         // The HTTP API: endpoints, manifest store and reloader, metrics.
         .target(
             name: "SwitchboardServer",
-            dependencies: ["Switchboard", "RouteMatching", "MicroHTTPD", "SystemSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Switchboard", "RouteMatching", "MicroHTTPD", "SystemSupport", "ServerSystem", .product(name: "Logging", package: "swift-log")],
             // The route explorer's page, style and script, and the OpenAPI document: files in
             // the repository, bytes in the binary (the Docker image copies the binary alone).
             resources: [
@@ -59,6 +66,7 @@ let package = Package(
                 "RouteMatching",
                 "SwitchboardServer",
                 "SystemSupport",
+                "ServerSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -66,7 +74,7 @@ let package = Package(
         // `swift run -c release --experimental-lto-mode=full switchboard-bench`: resolution and load benchmark.
         // `--client`: the client against a server in the same process.
         .executableTarget(name: "switchboard-bench", dependencies: [
-            "Switchboard", "SwitchboardServer", "SwitchboardClient", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+            "Switchboard", "SwitchboardServer", "SwitchboardClient", "SystemSupport", "ServerSystem", .product(name: "Logging", package: "swift-log"),
         ]),
         // Shared by the test targets: running the built CLI and reference tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -74,8 +82,8 @@ let package = Package(
         // Fixtures are read from the source tree by path, not bundled.
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Peers"]),
         .testTarget(name: "CLITests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CAllocation", "SystemSupport"]),
-        .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "TestSupport"]),
+        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CAllocation", "SystemSupport", "ServerSystem"]),
+        .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "ServerSystem", "TestSupport"]),
         // The client against the real server; a child process for the kill-while-persisting test.
         .testTarget(name: "ClientTests", dependencies: ["SwitchboardClient", "SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "TestSupport",
                                                   .product(name: "Logging", package: "swift-log")],

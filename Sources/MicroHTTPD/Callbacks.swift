@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Synchronization
+import ServerSystem
 import SystemSupport
 
 // The C callbacks libmicrohttpd calls on its threads. Kept out of any actor (a closure

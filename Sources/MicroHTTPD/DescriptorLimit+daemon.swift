@@ -1,3 +1,4 @@
+import ServerSystem
 import SystemSupport
 
 extension DescriptorLimit {

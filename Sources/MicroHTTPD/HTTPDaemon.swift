@@ -4,6 +4,7 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import ServerSystem
 import SystemSupport
 #endif
 

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import ServerSystem
 import SystemSupport
 
 /// The methods a handler tells apart without comparing Strings; any other is `other`

@@ -44,7 +44,7 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `value` is of this type.
-    public func accepts(_ value: String) -> Bool { accepts(value.utf8.span) { value } }
+    public func accepts(_ value: String) -> Bool { value.withUTF8Span { accepts($0) { value } } }
 
     /// Whether the UTF-8 `value` is of this type (the matcher's form: no String made
     /// but for a regex).
@@ -59,13 +59,13 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
         case .int: return Self.intValue(value) != nil
         case .uuid: return Self.isUUID(value)
         case .slug: return Self.isSlug(value)
-        case .enumeration(let values): return values.contains { ASCII.equal($0.utf8.span, value) }
+        case .enumeration(let values): return values.contains { $0.withUTF8Span { ASCII.equal($0, value) } }
         case .regex(let regex): return regex.matches(text())
         }
     }
 
     /// The value of an `int` param, or nil when it is not one.
-    public static func intValue(_ text: String) -> Int64? { intValue(text.utf8.span) }
+    public static func intValue(_ text: String) -> Int64? { text.withUTF8Span { intValue($0) } }
 
     /// The value of an `int` param given as UTF-8.
     package static func intValue(_ text: ArraySlice<UInt8>) -> Int64? { intValue(text.span) }

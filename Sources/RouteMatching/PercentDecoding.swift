@@ -17,7 +17,10 @@ package enum PercentDecoding {
     static func decode(_ bytes: [UInt8], _ range: Range<Int>, plusAsSpace: Bool) -> String? {
         // Over a span checked once, branch-free: most query keys and values have nothing
         // to decode and are ASCII.
-        let span = bytes.span.extracting(range)
+        bytes.withSpan { decode(bytes, range, $0.extracting(range), plusAsSpace: plusAsSpace) }
+    }
+
+    private static func decode(_ bytes: [UInt8], _ range: Range<Int>, _ span: Span<UInt8>, plusAsSpace: Bool) -> String? {
         // Without form encoding, `+` is looked for as `%` is (found the same).
         let plus = plusAsSpace ? UInt8(ascii: "+") : UInt8(ascii: "%")
         var special: UInt8 = 0
@@ -37,7 +40,7 @@ package enum PercentDecoding {
     /// ``decode(_:_:plusAsSpace:)`` as the decoded UTF-8 bytes, or nil when they are not
     /// UTF-8.
     static func decodeBytes(_ bytes: [UInt8], _ range: Range<Int>, plusAsSpace: Bool) -> [UInt8]? {
-        let out = unescaped(bytes.span.extracting(range), plusAsSpace: plusAsSpace)
+        let out = bytes.withSpan { unescaped($0.extracting(range), plusAsSpace: plusAsSpace) }
         return UTF8Validation.isValid(out[...]) ? out : nil
     }
 

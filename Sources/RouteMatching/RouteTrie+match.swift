@@ -22,22 +22,25 @@ extension RouteTrie {
         // Literal keys compare lowercased unless the manifest is case-sensitive: each
         // segment is folded as it is looked up (``literalChild(_:_:_:)``), and params
         // keep the case the URL gave.
-        search(node: 0, depth: 0, path: path, pruning: pruning, verified: 0, accept: accept)
+        // The path's bytes as one span for the whole search.
+        path.bytes.withSpan { bytes in
+            search(node: 0, depth: 0, path: path, bytes: bytes, pruning: pruning, verified: 0, accept: accept)
+        }
     }
 
     /// `verified`: a bit for each depth above whose value pruning found of the one type
     /// every candidate below has there (a typed child with a single type), which
     /// ``typeFailure(_:_:verified:)`` need not check again.
     private func search(
-        node: Int, depth: Int, path: SegmentBuffer, pruning: Bool, verified: UInt64,
+        node: Int, depth: Int, path: SegmentBuffer, bytes: Span<UInt8>, pruning: Bool, verified: UInt64,
         accept: (Int, TypeFailure?) -> Bool
     ) -> Int? {
         if depth == path.count {
             if let found = offer(terminals(node), path, verified, accept) { return found }
             return offer(wildcards(node), path, verified, accept)
         }
-        let literal = literalChild(node, path.bytes, path.range(depth))
-        if literal >= 0, let found = search(node: literal, depth: depth + 1, path: path, pruning: pruning, verified: verified, accept: accept) {
+        let literal = literalChild(node, bytes.extracting(path.range(depth)))
+        if literal >= 0, let found = search(node: literal, depth: depth + 1, path: path, bytes: bytes, pruning: pruning, verified: verified, accept: accept) {
             return found
         }
         let here = nodes[node]
@@ -49,12 +52,12 @@ extension RouteTrie {
                 descend = types.contains { $0.accepts(path.bytes[path.range(depth)]) }
                 if descend && types.count == 1 && depth < 63 { checked |= 1 << UInt64(depth) }
             }
-            if descend, let found = search(node: typed, depth: depth + 1, path: path, pruning: pruning, verified: checked, accept: accept) {
+            if descend, let found = search(node: typed, depth: depth + 1, path: path, bytes: bytes, pruning: pruning, verified: checked, accept: accept) {
                 return found
             }
         }
         let string = Int(here.stringChild)
-        if string >= 0, let found = search(node: string, depth: depth + 1, path: path, pruning: pruning, verified: verified, accept: accept) {
+        if string >= 0, let found = search(node: string, depth: depth + 1, path: path, bytes: bytes, pruning: pruning, verified: verified, accept: accept) {
             return found
         }
         return offer(wildcards(node), path, verified, accept)

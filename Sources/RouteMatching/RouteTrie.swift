@@ -65,7 +65,8 @@ public struct RouteTrie: Sendable {
     /// the key's bytes.
     let slots: [Slot]
     let slotMask: Int
-    let keyBytes: [UInt8]
+    /// Contiguous: `ContiguousArray.span` back-deploys to every floor of the package.
+    let keyBytes: ContiguousArray<UInt8>
 
     struct Slot: Sendable {
         static let empty = Slot(parent: -1, child: -1, keyStart: 0, keyEnd: 0)
@@ -132,14 +133,18 @@ public struct RouteTrie: Sendable {
         self.slotMask = builder.slots.count - 1
     }
 
-    /// A hash of a key's UTF-8 (`bytes[range]`), seeded with the parent node; with `fold`,
-    /// of its bytes ASCII-lowercased; and whether they are all ASCII. Read eight bytes at
-    /// a time (one load: the compiler joins a word's eight byte reads), folded in the word
+    /// ``hash(_:parent:fold:)`` of `bytes[range]`.
+    static func hash(_ bytes: ContiguousArray<UInt8>, _ range: Range<Int>, parent: Int, fold: Bool = false) -> (hash: Int, isASCII: Bool) {
+        hash(bytes.span.extracting(range), parent: parent, fold: fold)
+    }
+
+    /// A hash of a key's UTF-8, seeded with the parent node; with `fold`, of its bytes
+    /// ASCII-lowercased; and whether they are all ASCII. Read eight bytes at a time (one
+    /// load: the compiler joins a word's eight byte reads), folded in the word
     /// (``ASCII/lowercased(word:)``), each word multiplied in, the result mixed at the end
     /// so that every byte moves the low bits a slot is taken from.
     @inline(__always)
-    static func hash(_ bytes: [UInt8], _ range: Range<Int>, parent: Int, fold: Bool = false) -> (hash: Int, isASCII: Bool) {
-        let key = bytes.span.extracting(range)
+    static func hash(_ key: Span<UInt8>, parent: Int, fold: Bool = false) -> (hash: Int, isASCII: Bool) {
         var h = UInt64(truncatingIfNeeded: parent) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.count)
         var bits: UInt64 = 0
         var i = 0
@@ -196,46 +201,49 @@ public struct RouteTrie: Sendable {
         return w
     }
 
-    /// The child reached from `node` by the literal `bytes[range]`, or -1. Keys are
-    /// stored lowercased unless the trie is case-sensitive; a segment is then compared
+    /// The child reached from `node` by the literal `segment`, or -1. Keys are stored
+    /// lowercased unless the trie is case-sensitive; a segment is then compared
     /// lowercased: ASCII folded as it is read, a segment with other bytes lowercased as
     /// `String.lowercased()` lowers the keys (rare: a copy of that segment only).
     @inline(__always)
-    func literalChild(_ node: Int, _ bytes: [UInt8], _ range: Range<Int>) -> Int {
+    func literalChild(_ node: Int, _ segment: Span<UInt8>) -> Int {
         let fold = !caseSensitive
-        let (hash, isASCII) = Self.hash(bytes, range, parent: node, fold: fold)
+        let (hash, isASCII) = Self.hash(segment, parent: node, fold: fold)
         if fold, !isASCII {
-            let lowered = Array(String(decoding: bytes[range], as: UTF8.self).lowercased().utf8)
-            return probe(node, lowered, 0..<lowered.count, from: Self.hash(lowered, 0..<lowered.count, parent: node).hash, fold: false)
+            var raw: [UInt8] = []
+            raw.reserveCapacity(segment.count)
+            for i in segment.indices { raw.append(segment[i]) }
+            let lowered = ContiguousArray(String(decoding: raw, as: UTF8.self).lowercased().utf8)
+            return probe(node, lowered.span, from: Self.hash(lowered.span, parent: node).hash, fold: false)
         }
-        return probe(node, bytes, range, from: hash, fold: fold)
+        return probe(node, segment, from: hash, fold: fold)
     }
 
-    /// The child whose key is `bytes[range]` (ASCII-lowercased with `fold`), looked for
-    /// from the slot of `hash`.
+    /// The child whose key is `segment` (ASCII-lowercased with `fold`), looked for from the
+    /// slot of `hash`.
     @inline(__always)
-    private func probe(_ node: Int, _ bytes: [UInt8], _ range: Range<Int>, from hash: Int, fold: Bool) -> Int {
+    private func probe(_ node: Int, _ segment: Span<UInt8>, from hash: Int, fold: Bool) -> Int {
         var slot = hash & slotMask
         while true {
             let entry = slots[slot]
             if entry.parent < 0 { return -1 }
-            if Int(entry.parent) == node && keyEquals(entry, bytes, range, fold: fold) { return Int(entry.child) }
+            if Int(entry.parent) == node && keyEquals(entry, segment, fold: fold) { return Int(entry.child) }
             slot = (slot + 1) & slotMask
         }
     }
 
     /// The child reached from `node` by the literal `key`, or -1.
     func literalChild(_ node: Int, _ key: String) -> Int {
-        let bytes = Array(key.utf8)
-        return literalChild(node, bytes, 0..<bytes.count)
+        let bytes = ContiguousArray(key.utf8)
+        return literalChild(node, bytes.span)
     }
 
     @inline(__always)
-    private func keyEquals(_ entry: Slot, _ bytes: [UInt8], _ range: Range<Int>, fold: Bool) -> Bool {
+    private func keyEquals(_ entry: Slot, _ segment: Span<UInt8>, fold: Bool) -> Bool {
         let start = Int(entry.keyStart), end = Int(entry.keyEnd)
-        guard end - start == range.count else { return false }
+        guard end - start == segment.count else { return false }
         // A word at a time, as the key was hashed (keys are stored folded already).
-        let key = keyBytes.span.extracting(start..<end), segment = bytes.span.extracting(range)
+        let key = keyBytes.span.extracting(start..<end)
         var i = 0
         while i &+ 8 <= key.count {
             if Self.word(key, at: i, fold: false) != Self.word(segment, at: i, fold: fold) { return false }
@@ -283,7 +291,7 @@ public struct RouteTrie: Sendable {
         var nodes = [Node()]
         var edges: [(parent: Int32, child: Int32, key: String)] = []
         var slots = [Slot](repeating: .empty, count: 8)
-        var keyBytes: [UInt8] = []
+        var keyBytes: ContiguousArray<UInt8> = []
         var terminals: [(Int32, Int32)] = []
         var wildcards: [(Int32, Int32)] = []
         var typedTypes: [(Int32, ParamType)] = []

@@ -83,10 +83,14 @@ extension URLScope {
     /// False when the path is not plain.
     @inline(__always)
     private static func plainBounds(_ input: [UInt8], _ path: Range<Int>, into bounds: inout some SegmentBoundsSink) -> Bool {
-        let start = path.lowerBound, end = path.upperBound
         // The path alone, indexed from 0: the loop's bound is the span's, so a byte is
         // read without a bounds check (offsets are added back when stored).
-        let bytes = input.span.extracting(path)
+        input.withSpan { plainBounds($0.extracting(path), from: path.lowerBound, into: &bounds) }
+    }
+
+    @inline(__always)
+    private static func plainBounds(_ bytes: Span<UInt8>, from start: Int, into bounds: inout some SegmentBoundsSink) -> Bool {
+        let end = start + bytes.count
         var segmentStart = 0
         var i = 0
         while i < bytes.count {

@@ -38,11 +38,9 @@ public struct URLScope: Sendable {
     private static func lowercased(_ scheme: ArraySlice<UInt8>, isIn listed: [[UInt8]]) -> Bool {
         let bytes = scheme.span
         for word in listed where word.count == bytes.count {
-            let w = word.span
-            var same = true
-            for i in 0..<w.count where ASCII.lowercased(bytes[i]) != w[i] {
-                same = false
-                break
+            let same = word.withSpan { w in
+                for i in 0..<w.count where ASCII.lowercased(bytes[i]) != w[i] { return false }
+                return true
             }
             if same { return true }
         }
@@ -73,9 +71,10 @@ public struct URLScope: Sendable {
         if name.count > 4, name.starts(with: "www.".utf8) { name.removeFirst(4) }
         let bytes = name.span
         for listed in fewHosts where listed.utf8.count == bytes.count {
-            let utf8 = listed.utf8.span
-            var same = true
-            for i in utf8.indices where utf8[i] != bytes[i] { same = false; break }
+            let same = listed.utf8.withSpan { utf8 in
+                for i in utf8.indices where utf8[i] != bytes[i] { return false }
+                return true
+            }
             if same { return .app(listed.key) }
         }
         return .other
@@ -103,9 +102,11 @@ public struct URLScope: Sendable {
         if let problem = Self.screen(input, plain: &plain) { return .rejected(problem) }
         if let colon = Self.schemeEnd(input) {
             // http and https, the common case, are recognized without building a String.
-            let scheme = input.span.extracting(..<colon)
-            let isHTTP = ASCII.equalsIgnoringCase(scheme, "http")
-            if isHTTP || ASCII.equalsIgnoringCase(scheme, "https") {
+            let (isHTTP, isHTTPS) = input.withSpan { span in
+                let scheme = span.extracting(..<colon)
+                return (ASCII.equalsIgnoringCase(scheme, "http"), ASCII.equalsIgnoringCase(scheme, "https"))
+            }
+            if isHTTP || isHTTPS {
                 guard Self.hasPrefix(input, "//", at: colon + 1) else { return .rejected(.missingHost) }
                 return authority(input, from: colon + 3, defaultPorts: isHTTP ? Self.httpPorts : Self.httpsPorts, schemeRelative: false)
             }
@@ -209,12 +210,16 @@ public struct URLScope: Sendable {
     /// Splits what follows the authority (or the whole relative reference) into
     /// normalized segments, query items and fragment.
     static func parseInternal(_ input: [UInt8], host: String?, pathStart: Int) -> ClassifiedURL {
-        let pathEnd = ASCII.firstIndex(of: UInt8(ascii: "?"), or: UInt8(ascii: "#"), in: input.span, from: pathStart)
+        input.withSpan { parseInternal(input, $0, host: host, pathStart: pathStart) }
+    }
+
+    private static func parseInternal(_ input: [UInt8], _ span: Span<UInt8>, host: String?, pathStart: Int) -> ClassifiedURL {
+        let pathEnd = ASCII.firstIndex(of: UInt8(ascii: "?"), or: UInt8(ascii: "#"), in: span, from: pathStart)
         var queryRange: Range<Int>? = nil
         var fragmentRange: Range<Int>? = nil
         if pathEnd < input.count {
             if input[pathEnd] == UInt8(ascii: "?") {
-                let hash = ASCII.firstIndex(of: UInt8(ascii: "#"), or: UInt8(ascii: "#"), in: input.span, from: pathEnd + 1)
+                let hash = ASCII.firstIndex(of: UInt8(ascii: "#"), or: UInt8(ascii: "#"), in: span, from: pathEnd + 1)
                 queryRange = (pathEnd + 1)..<hash
                 if hash < input.count { fragmentRange = (hash + 1)..<input.count }
             } else {
@@ -225,7 +230,7 @@ public struct URLScope: Sendable {
         var query: [(key: String, value: String)] = []
         if let queryRange {
             // Items split at `&`, the key at the first `=`: found eight bytes a step.
-            let span = input.span, end = queryRange.upperBound
+            let end = queryRange.upperBound
             var itemStart = queryRange.lowerBound
             while itemStart <= end {
                 // The key ends at the item's first `=`, or with the item when it has none.

@@ -82,7 +82,13 @@ public struct ManifestCache: Sendable {
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             defer { try? handle.close() }
             try handle.write(contentsOf: Data(header.utf8) + Data(entry.body))
+            #if canImport(Darwin)
+            // Apple's fsync leaves the bytes in the drive's cache; F_FULLFSYNC asks the drive
+            // to write them, which is what surviving a power loss takes there.
+            guard fcntl(descriptor, F_FULLFSYNC) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            #else
             try handle.synchronize()
+            #endif
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
@@ -95,7 +101,11 @@ public struct ManifestCache: Sendable {
         // The rename itself is durable once the folder is.
         let directory = open(folder.isEmpty ? "." : folder, O_RDONLY)
         if directory >= 0 {
+            #if canImport(Darwin)
+            _ = fcntl(directory, F_FULLFSYNC)
+            #else
             fsync(directory)
+            #endif
             close(directory)
         }
     }

@@ -14,13 +14,19 @@ import SystemSupport
 /// fetched manifest is used only when its digest matches its ETag and it compiles; it is
 /// then persisted atomically and announced.
 ///
+/// Its lifecycle is an app's: `start()` and `stop()` (and `start()` again), `pause()` when
+/// the app goes to the background (the held poll ends at once) and `resume()` when it comes
+/// back (it asks at once, backoff forgotten), `refresh()` to ask now, `ready(timeout:)` to
+/// wait for a first manifest. The TypeScript client (`clients/typescript`) has the same.
+///
 /// ```swift
 /// let client = SwitchboardClient(configuration: .init(
-///     server: "https://routes.example.com",
-///     cacheFile: caches + "/routes.cache",
-///     bundled: try Data(contentsOf: Bundle.main.url(forResource: "routes", withExtension: "json")!)))
+///     server: URL(string: "https://routes.example.com")!,
+///     cacheFile: URL.cachesDirectory.appending(path: "routes.cache"),
+///     bundled: Array(try Data(contentsOf: Bundle.main.url(forResource: "routes", withExtension: "json")!)),
+///     context: ResolveContext(platform: "ios", appVersion: SemanticVersion("7.2.0"))))
 /// client.start()
-/// if let answer = client.resolve("https://artsy.net/artwork/soup", context: .init(platform: "ios")) {
+/// if let answer = client.resolve("https://artsy.net/artwork/soup") {
 ///     open(answer.result.destination, answer.result.params)
 /// }
 /// for await update in client.updates() { log(update) }
@@ -29,20 +35,24 @@ public final class SwitchboardClient: Sendable {
     public struct Configuration: Sendable {
         /// The server's base URL (`https://routes.example.com`); the client asks for
         /// `/v1/manifest` under it.
-        public var server: String
+        public var server: URL
         /// Where the last good manifest is kept between runs; nil keeps none.
-        public var cacheFile: String?
+        public var cacheFile: URL?
         /// A manifest shipped with the app, for a first start with no cache and no network.
         public var bundled: [UInt8]?
+        /// The context `resolve` uses when it is given none: the app's platform, idiom and
+        /// version, set once.
+        public var context: ResolveContext
         public var policy: UpdatePolicy
         /// Failures and adoptions are logged here (warning and info).
         public var logger: Logger
 
-        public init(server: String, cacheFile: String? = nil, bundled: [UInt8]? = nil, policy: UpdatePolicy = UpdatePolicy(),
-                    logger: Logger = Logger(label: "switchboard.client")) {
+        public init(server: URL, cacheFile: URL? = nil, bundled: [UInt8]? = nil, context: ResolveContext = .none,
+                    policy: UpdatePolicy = UpdatePolicy(), logger: Logger = Logger(label: "switchboard.client")) {
             self.server = server
             self.cacheFile = cacheFile
             self.bundled = bundled
+            self.context = context
             self.policy = policy
             self.logger = logger
         }
@@ -56,12 +66,19 @@ public final class SwitchboardClient: Sendable {
         public var json: [UInt8] { manifest.compiled.resultJSON(result) }
     }
 
+    /// Whether the client follows the server: not yet or no longer (`idle`), following
+    /// (`running`), or paused by the app in the background (`paused`).
+    public enum Mode: Sendable, Equatable {
+        case idle, running, paused
+    }
+
     private struct State: Sendable {
         var current: ManifestInUse?
         var subscribers: [Int: AsyncStream<ClientUpdate>.Continuation] = [:]
+        var callbacks: [Int: @Sendable (ClientUpdate) -> Void] = [:]
         var nextSubscriber = 0
         var loop: Task<Void, Never>?
-        var stopped = false
+        var mode = Mode.idle
     }
 
     public let configuration: Configuration
@@ -75,7 +92,7 @@ public final class SwitchboardClient: Sendable {
     public init(configuration: Configuration, transport: any SwitchboardTransport = URLSessionTransport()) {
         self.configuration = configuration
         self.transport = transport
-        cache = configuration.cacheFile.map(ManifestCache.init(path:))
+        cache = configuration.cacheFile.map { ManifestCache(path: $0.path) }
         var problems: [ClientFailure] = []
         var first: ManifestInUse?
         if let cache {
@@ -115,61 +132,139 @@ public final class SwitchboardClient: Sendable {
     /// The manifest in use, if there is one yet.
     public var current: ManifestInUse? { state.withLock { $0.current } }
 
-    /// Resolves `url` with the manifest in use, offline; nil only before any manifest
-    /// exists (no cache, no bundle, the server not reached yet).
-    public func resolve(_ url: String, context: ResolveContext = .none, explain: Bool = false) -> Answer? {
+    /// Whether the client follows the server now.
+    public var mode: Mode { state.withLock { $0.mode } }
+
+    /// Resolves `url` with the manifest in use, offline, in `context` (the configuration's
+    /// when nil); nil only before any manifest exists (no cache, no bundle, the server not
+    /// reached yet).
+    public func resolve(_ url: String, context: ResolveContext? = nil, explain: Bool = false) -> Answer? {
         guard let manifest = current else { return nil }
-        return Answer(result: manifest.compiled.resolve(url, context: context, explain: explain), manifest: manifest)
+        return Answer(result: manifest.compiled.resolve(url, context: context ?? configuration.context, explain: explain), manifest: manifest)
     }
 
     /// The updates from now on, starting with the manifest in use (if any): each manifest
-    /// adopted and each failure. Ends when the client stops.
+    /// adopted and each failure. Ends when the client goes away.
     public func updates() -> AsyncStream<ClientUpdate> {
         let (stream, continuation) = AsyncStream.makeStream(of: ClientUpdate.self, bufferingPolicy: .bufferingNewest(64))
-        let id: Int? = state.withLock { s in
-            guard !s.stopped else { return nil }
+        let id: Int = state.withLock { s in
             if let current = s.current { continuation.yield(.adopted(current)) }
             s.nextSubscriber += 1
             s.subscribers[s.nextSubscriber] = continuation
             return s.nextSubscriber
         }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
         continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) } }
         return stream
     }
 
-    /// Starts following the server (once; later calls do nothing).
+    /// Calls `handler` with each update from now on (for code that does not use Swift
+    /// concurrency), on the thread that made the update, until the subscription is
+    /// cancelled. The handler may call the client.
+    @discardableResult
+    public func onUpdate(_ handler: @escaping @Sendable (ClientUpdate) -> Void) -> UpdateSubscription {
+        let id: Int = state.withLock { s in
+            s.nextSubscriber += 1
+            s.callbacks[s.nextSubscriber] = handler
+            return s.nextSubscriber
+        }
+        return UpdateSubscription { [weak self] in _ = self?.state.withLock { $0.callbacks.removeValue(forKey: id) } }
+    }
+
+    /// True once a manifest is in use (at once when one is), false if none is within `timeout`.
+    public func ready(timeout: Duration) async -> Bool {
+        if current != nil { return true }
+        let stream = updates()
+        let adopted = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await update in stream { if case .adopted = update { return true } }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        return adopted || current != nil
+    }
+
+    /// Starts following the server; again after `stop()`. Nothing while it already follows
+    /// or is paused (`resume()` ends a pause).
     public func start() {
+        let started = state.withLock { s in
+            guard s.mode == .idle else { return false }
+            s.mode = .running
+            return true
+        }
+        if started { startLoop() }
+    }
+
+    /// Stops following the server: a held request ends at once. The manifest in use stays,
+    /// `resolve` goes on answering with it, and `start()` follows the server again.
+    public func stop() async {
+        state.withLock { $0.mode = .idle }
+        await endLoop()
+    }
+
+    /// For an app going to the background: the held request ends at once (the server
+    /// frees it), and nothing is asked until `resume()`.
+    public func pause() async {
+        let paused = state.withLock { s in
+            guard s.mode == .running else { return false }
+            s.mode = .paused
+            return true
+        }
+        if paused { await endLoop() }
+    }
+
+    /// For an app back in the foreground: asks the server at once, whatever backoff the
+    /// last failures called for, then follows it again.
+    public func resume() {
+        let resumed = state.withLock { s in
+            guard s.mode == .paused else { return false }
+            s.mode = .running
+            return true
+        }
+        if resumed { startLoop() }
+    }
+
+    /// Asks the server now with a conditional GET answered at once (ending a held request
+    /// or a backoff in progress) and returns when its answer is handled, whatever it was;
+    /// then, if the client follows the server, it goes on doing so.
+    public func refresh() async {
+        await endLoop()
+        var failures = 0
+        _ = await step(failures: &failures, hold: false)
+        if state.withLock({ $0.mode }) == .running { startLoop() }
+    }
+
+    /// Starts the update loop if the client follows the server and none runs.
+    private func startLoop() {
         state.withLock { s in
-            guard s.loop == nil, !s.stopped else { return }
+            guard s.mode == .running, s.loop == nil else { return }
             let client = WeakClient(value: self)
             s.loop = Task.detached { await Self.follow(client) }
         }
     }
 
-    /// Stops following the server: a held request ends at once, the update sequences end.
-    /// The manifest in use stays, and `resolve` goes on answering with it.
-    public func stop() async {
-        let loop: Task<Void, Never>? = state.withLock { s in
-            s.stopped = true
+    /// Ends the update loop, if one runs: its request or pause ends at once.
+    private func endLoop() async {
+        let loop = state.withLock { s in
+            defer { s.loop = nil }
             return s.loop
         }
         loop?.cancel()
         await loop?.value
-        let subscribers = state.withLock { s in
-            defer { s.subscribers = [:] }
-            return Array(s.subscribers.values)
-        }
-        for continuation in subscribers { continuation.finish() }
     }
 
     private func announce(_ update: ClientUpdate) {
-        state.withLock { s in
+        let callbacks = state.withLock { s in
             for continuation in s.subscribers.values { continuation.yield(update) }
+            return Array(s.callbacks.values)
         }
+        for callback in callbacks { callback(update) }
     }
 
     // MARK: Following the server
@@ -195,10 +290,11 @@ public final class SwitchboardClient: Sendable {
         weak var value: SwitchboardClient?
     }
 
-    /// One request and what it calls for: the pause before the next.
-    private func step(failures: inout Int) async -> Duration {
+    /// One request (held when `hold` and there is a manifest to compare with) and what
+    /// it calls for: the pause before the next.
+    private func step(failures: inout Int, hold: Bool = true) async -> Duration {
         do {
-            let pause = try await poll()
+            let pause = try await poll(hold: hold)
             failures = 0
             return pause
         } catch {
@@ -213,14 +309,15 @@ public final class SwitchboardClient: Sendable {
 
     /// One conditional GET, held when there is a manifest to compare with; returns the
     /// pause before the next.
-    private func poll() async throws(ClientFailure) -> Duration {
+    private func poll(hold: Bool) async throws(ClientFailure) -> Duration {
         let policy = configuration.policy
         let known = current
         var headers = ["Accept": "application/json"]
-        let held = known != nil && policy.wait > 0
+        let held = hold && known != nil && policy.wait > 0
         if let known { headers["If-None-Match"] = known.etag }
         if held { headers["Prefer"] = "wait=\(policy.wait)" }
-        let url = configuration.server.hasSuffix("/") ? configuration.server + "v1/manifest" : configuration.server + "/v1/manifest"
+        let base = configuration.server.absoluteString
+        let url = base.hasSuffix("/") ? base + "v1/manifest" : base + "/v1/manifest"
         let request = TransportRequest(url: url, headers: headers, timeout: policy.timeout(held: held))
         let started = ContinuousClock.now
         let response = try await send(request)
@@ -292,12 +389,7 @@ public final class SwitchboardClient: Sendable {
         if etag.isEmpty { etag = compiled.etag }
         guard etag != known?.etag else { return false }
         let manifest = ManifestInUse(compiled: compiled, etag: etag, source: .server)
-        let stillRunning = state.withLock { s in
-            guard !s.stopped else { return false }
-            s.current = manifest
-            return true
-        }
-        guard stillRunning else { return false }
+        state.withLock { $0.current = manifest }
         configuration.logger.info("using version \(manifest.version) \(etag) from the server")
         if let cache {
             do {
@@ -311,4 +403,15 @@ public final class SwitchboardClient: Sendable {
         announce(.adopted(manifest))
         return true
     }
+}
+
+/// A subscription made by ``SwitchboardClient/onUpdate(_:)``: `cancel()` ends it.
+public final class UpdateSubscription: Sendable {
+    private let end: @Sendable () -> Void
+
+    init(_ end: @escaping @Sendable () -> Void) {
+        self.end = end
+    }
+
+    public func cancel() { end() }
 }

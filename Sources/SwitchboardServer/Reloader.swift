@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import MicroHTTPD
+import ServerSystem
 import SystemSupport
 
 /// Runs the store's reloads one at a time on a thread of its own, off the request path,

@@ -2,6 +2,7 @@ import Logging
 import MicroHTTPD
 import RouteMatching
 import Switchboard
+import ServerSystem
 import SystemSupport
 
 /// The HTTP API of SPEC §3: routes each request to its endpoint, answers from the

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MicroHTTPD
 import Switchboard
+import ServerSystem
 import SystemSupport
 
 /// The Switchboard HTTP service: the manifest store, its reloader (inotify on the

@@ -1,9 +1,15 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
-/// A value behind a pthread mutex, for state the request path shares across
-/// libmicrohttpd's threads.
+/// A value behind a pthread mutex: state the server's request path shares across
+/// libmicrohttpd's threads, and the client's. pthread is on every platform the project
+/// builds for (Linux, and Apple's from their first releases), so the domain and the client
+/// take it there too.
 ///
 /// Why not `Synchronization.Mutex`: on Linux its lock is a futex driven from the
 /// uninstrumented standard library, so ThreadSanitizer sees no ordering between two

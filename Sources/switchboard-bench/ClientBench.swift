@@ -58,8 +58,8 @@ func clientBench(renames: Int) async throws {
     // server's reload debounce early and flatter the figure.
     let caches = folder.appendingPathComponent("caches")
     try FileManager.default.createDirectory(at: caches, withIntermediateDirectories: true)
-    let client = SwitchboardClient(configuration: .init(server: "http://127.0.0.1:\(server.port)",
-                                                       cacheFile: caches.appendingPathComponent("routes.cache").path, logger: quiet))
+    let client = SwitchboardClient(configuration: .init(server: URL(string: "http://127.0.0.1:\(server.port)")!,
+                                                       cacheFile: caches.appendingPathComponent("routes.cache"), logger: quiet))
     var updates = client.updates().makeAsyncIterator()
     client.start()
     func adopted(_ wanted: Int) async -> ContinuousClock.Instant? {
@@ -85,7 +85,7 @@ func clientBench(renames: Int) async throws {
     // Offline resolve: the engine alone, and through the client, same URLs, same rounds.
     let json = manifestJSON(routes: 1_000)
     let engine = try CompiledManifest(json: json)
-    let offline = SwitchboardClient(configuration: .init(server: "http://127.0.0.1:1", bundled: json, logger: quiet))
+    let offline = SwitchboardClient(configuration: .init(server: URL(string: "http://127.0.0.1:1")!, bundled: json, logger: quiet))
     let urls = urlMix(routes: 1_000)
     let urlBytes = urls.map { Array($0.utf8) }
     var engineRounds: [Double] = [], clientRounds: [Double] = []
@@ -114,7 +114,7 @@ func clientIdle(url: String, seconds: Int, wait: Int, bundled: String?) async {
     }
     let transport = Counting()
     let bytes = bundled.flatMap { FileManager.default.contents(atPath: $0) }.map { [UInt8]($0) }
-    let client = SwitchboardClient(configuration: .init(server: url, bundled: bytes, policy: UpdatePolicy(wait: wait), logger: quiet),
+    let client = SwitchboardClient(configuration: .init(server: URL(string: url)!, bundled: bytes, policy: UpdatePolicy(wait: wait), logger: quiet),
                                    transport: transport)
     client.start()
     try? await Task.sleep(for: .seconds(seconds))

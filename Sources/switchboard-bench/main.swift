@@ -10,6 +10,7 @@
 // tables so that all of them meet the same machine.
 import Foundation
 import Switchboard
+import ServerSystem
 import SystemSupport
 
 // The allocator settings the server runs with (loads are measured under them).

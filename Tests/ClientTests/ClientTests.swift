@@ -19,7 +19,7 @@ struct ClientTests {
     /// A configuration that logs nothing (the updates are what the tests read).
     static func configuration(server: String, cacheFile: String? = nil, bundled: [UInt8]? = nil,
                               policy: UpdatePolicy = UpdatePolicy()) -> SwitchboardClient.Configuration {
-        .init(server: server, cacheFile: cacheFile, bundled: bundled, policy: policy, logger: quiet)
+        .init(server: URL(string: server)!, cacheFile: cacheFile.map { URL(fileURLWithPath: $0) }, bundled: bundled, policy: policy, logger: quiet)
     }
 
     static func temporaryFolder() throws -> URL {

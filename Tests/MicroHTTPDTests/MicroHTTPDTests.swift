@@ -1,6 +1,7 @@
 import CAllocation
 import Foundation
 import Synchronization
+import ServerSystem
 import SystemSupport
 @testable import MicroHTTPD
 import Testing

@@ -119,7 +119,7 @@ struct RouteTrieTests {
         }
         for length in 1...19 {
             let key = String((0..<length).map { Character(UnicodeScalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
-            let upper = Array(key.uppercased().utf8), lower = Array(key.utf8)
+            let upper = ContiguousArray(key.uppercased().utf8), lower = ContiguousArray(key.utf8)
             #expect(RouteTrie.hash(upper, 0..<upper.count, parent: 3, fold: true) == RouteTrie.hash(lower, 0..<lower.count, parent: 3), "\(length)")
             #expect(RouteTrie.hash(lower, 0..<lower.count, parent: 3) != RouteTrie.hash(lower, 0..<lower.count, parent: 4))
             let t = try trie([("k", "/" + key + "/end")])

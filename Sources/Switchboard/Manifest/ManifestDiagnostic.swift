@@ -53,12 +53,7 @@ struct JSONPointer: Sendable, CustomStringConvertible {
 
 extension String {
     fileprivate func replacingTilde() -> String {
-        let span = utf8.span
-        var special = false
-        for i in span.indices where span[i] == UInt8(ascii: "~") || span[i] == UInt8(ascii: "/") {
-            special = true
-            break
-        }
+        let special = utf8.contains { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }
         if !special { return self }
         var out = ""
         for ch in self {

@@ -16,7 +16,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     public init?(_ text: String) {
         // One pass over the bytes: MAJOR[.MINOR[.PATCH]][-PRERELEASE][+BUILD].
         let utf8 = text.utf8
-        guard let (numbers, offset) = Self.numbers(utf8.span) else { return nil }
+        guard let (numbers, offset) = text.withUTF8Span(Self.numbers) else { return nil }
         var pre: [String] = []
         if offset < utf8.count {
             let index = utf8.index(utf8.startIndex, offsetBy: offset)

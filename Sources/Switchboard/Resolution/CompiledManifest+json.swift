@@ -38,8 +38,7 @@ extension CompiledManifest {
             w.raw(",\"fragment\":")
             w.string(validUTF8: fragment)
         }
-        let suffix = manifestSuffix
-        w.append(suffix.span)
+        manifestSuffix.withSpan { w.append($0) }
         if let e = r.explanation {
             w.raw(",\"explain\":")
             w.write(e.json)

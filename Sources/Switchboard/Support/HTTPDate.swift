@@ -3,6 +3,7 @@
 package enum HTTPDate {
     private static let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let monthBytes = months.map { Array($0.utf8) }
 
     package static func format(_ epoch: Int64) -> String {
         let dayNumber = epoch >= 0 ? epoch / 86_400 : (epoch - 86_399) / 86_400
@@ -19,7 +20,10 @@ package enum HTTPDate {
     /// anything else (RFC 9110 lets a server ignore an If-Modified-Since it cannot
     /// parse). Read at fixed positions on the bytes: pollers send one per request.
     package static func parse(_ text: String) -> Int64? {
-        let b = text.utf8.span
+        text.withUTF8Span(parse)
+    }
+
+    private static func parse(_ b: Span<UInt8>) -> Int64? {
         let day, month, year, time: Int64?
         if b.count == 29, b[3] == UInt8(ascii: ","), b[4] == UInt8(ascii: " "), b[7] == UInt8(ascii: " "),
            b[11] == UInt8(ascii: " "), b[16] == UInt8(ascii: " "), suffixGMT(b, 25) {
@@ -61,9 +65,8 @@ package enum HTTPDate {
 
     /// The month (1-12) whose name (case-sensitive, RFC 9110) is at `at`.
     private static func monthNumber(_ b: Span<UInt8>, _ at: Int) -> Int64? {
-        for (k, name) in months.enumerated() {
-            let n = name.utf8.span
-            if b[at] == n[0], b[at + 1] == n[1], b[at + 2] == n[2] { return Int64(k + 1) }
+        for (k, n) in monthBytes.enumerated() where b[at] == n[0] && b[at + 1] == n[1] && b[at + 2] == n[2] {
+            return Int64(k + 1)
         }
         return nil
     }

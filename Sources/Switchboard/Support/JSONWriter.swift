@@ -150,9 +150,10 @@ package struct JSONWriter: Sendable {
 
     /// Writes `text` as a JSON string with its quotes.
     package mutating func string(_ text: String) {
-        let span = text.utf8.span
-        if Self.needsEscaping(span) { return escaped(span) }
-        bytes.append(copying: span, between: UInt8(ascii: "\""))
+        text.withUTF8Span { span in
+            if Self.needsEscaping(span) { return escaped(span) }
+            bytes.append(copying: span, between: UInt8(ascii: "\""))
+        }
     }
 
     /// Writes bytes known to be valid UTF-8 as a JSON string with its quotes, without
@@ -160,9 +161,10 @@ package struct JSONWriter: Sendable {
     /// (printable ASCII without `"` or `\`, as URL screening finds them), and they are not
     /// looked at again.
     package mutating func string(validUTF8 text: [UInt8], plain: Bool = false) {
-        let span = text.span
-        if !plain && Self.needsEscaping(span) { return escaped(span) }
-        bytes.append(copying: span, between: UInt8(ascii: "\""))
+        text.withSpan { span in
+            if !plain && Self.needsEscaping(span) { return escaped(span) }
+            bytes.append(copying: span, between: UInt8(ascii: "\""))
+        }
     }
 
     /// ``string(validUTF8:plain:)`` for part of a buffer (a path segment); with
@@ -172,7 +174,9 @@ package struct JSONWriter: Sendable {
     package mutating func string(validUTF8 text: ArraySlice<UInt8>, lowercasingASCII: Bool = false, plain: Bool = false) {
         let span = text.span
         if !plain && Self.needsEscaping(span) {
-            return lowercasingASCII ? escaped(Array(text.lazy.map(ASCII.lowercased)).span) : escaped(span)
+            guard lowercasingASCII else { return escaped(span) }
+            let lowered = ContiguousArray(text.lazy.map(ASCII.lowercased))
+            return escaped(lowered.span)
         }
         guard lowercasingASCII else { return bytes.append(copying: span, between: UInt8(ascii: "\"")) }
         bytes.append(UInt8(ascii: "\""))
