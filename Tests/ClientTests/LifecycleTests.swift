@@ -1,0 +1,130 @@
+import Foundation
+import Switchboard
+import SwitchboardClient
+import Testing
+import SystemSupport
+import TestSupport
+
+/// The lifecycle an app needs (issue 47, as the TypeScript client has it), against the
+/// real server: pause frees the held poll at once, resume and refresh ask at once, stop
+/// then start follows again, ready(timeout:), callbacks, a context set once.
+@Suite(.serialized)
+struct LifecycleTests {
+    @Test func pauseFreesTheHeldPollAtOnceAndResumeAsksAtOnce() async throws {
+        let server = try FaultyServer(Manifests.small(version: 1))
+        let client = SwitchboardClient(configuration: ClientTests.configuration(server: server.url, policy: UpdatePolicy(wait: 120)))
+        let log = ClientTests.follow(client)
+        client.start()
+        #expect(await log.first { $0.version == 1 } != nil)
+        #expect(await waitUntil { server.heldPolls == 1 })
+        let paused = ContinuousClock.now
+        await client.pause()
+        #expect(client.mode == .paused)
+        #expect(await waitUntil(within: 1) { server.heldPolls == 0 }, "the server still holds the poll 1 s after pause()")
+        #expect(ContinuousClock.now - paused < .seconds(1))
+        // Nothing is asked while paused, whatever changes.
+        let asked = server.arrivals.count
+        try await server.replace(Manifests.small(version: 2, destination: "Edited"))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.arrivals.count == asked)
+        #expect(client.current?.version == 1)
+        let resumed = ContinuousClock.now
+        client.resume()
+        let adopted = try #require(await log.first { $0.version == 2 })
+        #expect(adopted.at - resumed < .seconds(2))
+        #expect(ClientTests.destination(client) == "Edited")
+        await client.stop()
+    }
+
+    @Test func refreshDuringABackoffAsksAtOnce() async throws {
+        let server = try FaultyServer(Manifests.small(version: 1))
+        let client = SwitchboardClient(configuration: ClientTests.configuration(server: server.url, policy: ClientTests.quick))
+        let log = ClientTests.follow(client)
+        client.start()
+        #expect(await log.first { $0.version == 1 } != nil)
+        // The server asks for a minute's pause; the client keeps to it...
+        server.fault = .status(503, retryAfter: "60")
+        #expect(await log.first { $0.failure == "status" } != nil)
+        server.fault = .none
+        try await server.replace(Manifests.small(version: 2, destination: "Now"))
+        let asked = server.arrivals.count
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.arrivals.count == asked)
+        // ... until the app asks now.
+        let refreshed = ContinuousClock.now
+        await client.refresh()
+        #expect(ContinuousClock.now - refreshed < .seconds(2))
+        #expect(client.current?.version == 2)
+        #expect(ClientTests.destination(client) == "Now")
+        // And it goes on following: held on the new manifest.
+        #expect(await waitUntil { server.heldPolls == 1 })
+        await client.stop()
+    }
+
+    @Test func stopThenStartFollowsTheServerAgain() async throws {
+        let server = try FaultyServer(Manifests.small(version: 1))
+        let client = SwitchboardClient(configuration: ClientTests.configuration(server: server.url, policy: UpdatePolicy(wait: 30)))
+        let log = ClientTests.follow(client)
+        client.start()
+        #expect(await log.first { $0.version == 1 } != nil)
+        await client.stop()
+        #expect(client.mode == .idle)
+        #expect(await waitUntil { server.heldPolls == 0 })
+        try await server.replace(Manifests.small(version: 2, destination: "Again"))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(client.current?.version == 1)
+        client.start()
+        #expect(client.mode == .running)
+        #expect(await log.first { $0.version == 2 } != nil)
+        #expect(ClientTests.destination(client) == "Again")
+        await client.stop()
+        // Asked once while stopped, it asks once.
+        try await server.replace(Manifests.small(version: 3))
+        await client.refresh()
+        #expect(client.current?.version == 3)
+        #expect(client.mode == .idle)
+        #expect(server.heldPolls == 0)
+    }
+
+    @Test func readyWaitsForAFirstManifestWithinItsTimeout() async throws {
+        let bundled = SwitchboardClient(configuration: ClientTests.configuration(server: "http://127.0.0.1:1",
+                                                                                 bundled: Array(Manifests.small(version: 1).utf8)))
+        #expect(await bundled.ready(timeout: .milliseconds(1)))
+        let nothing = SwitchboardClient(configuration: ClientTests.configuration(server: "http://127.0.0.1:\(try ClientTests.closedPort())",
+                                                                                 policy: ClientTests.quick))
+        let started = ContinuousClock.now
+        #expect(await nothing.ready(timeout: .milliseconds(300)) == false)
+        #expect(ContinuousClock.now - started >= .milliseconds(290))
+        // With the server up, a first manifest arrives within the wait.
+        let server = try FaultyServer(Manifests.small(version: 4))
+        let fresh = SwitchboardClient(configuration: ClientTests.configuration(server: server.url, policy: ClientTests.quick))
+        fresh.start()
+        #expect(await fresh.ready(timeout: .seconds(10)))
+        #expect(fresh.current?.version == 4)
+        await fresh.stop()
+    }
+
+    @Test func callbacksAndAContextSetOnce() async throws {
+        let manifest = """
+        {"version": 1, "hosts": ["artsy.net"], "routes": [{"name": "artwork", "pattern": "/artwork/:id", "destination": "Artwork",
+          "variants": [{"when": {"platform": "ios", "appVersion": ">=7.0.0"}, "destination": "ArtworkIOS"}]}]}
+        """
+        let server = try FaultyServer(manifest)
+        var configuration = ClientTests.configuration(server: server.url, policy: ClientTests.quick)
+        configuration.context = ResolveContext(platform: "ios", appVersion: SemanticVersion("7.2.0"))
+        let client = SwitchboardClient(configuration: configuration)
+        let seen = Locked<[Int64]>([])
+        let subscription = client.onUpdate { update in
+            if case .adopted(let m) = update { seen.withLock { $0.append(m.version) } }
+        }
+        await client.refresh()
+        #expect(seen.withLock { $0 } == [1])
+        #expect(client.resolve("/artwork/x")?.result.destination == "ArtworkIOS")
+        #expect(client.resolve("/artwork/x", context: ResolveContext(platform: "android"))?.result.destination == "Artwork")
+        subscription.cancel()
+        try await server.replace(manifest.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2"))
+        await client.refresh()
+        #expect(client.current?.version == 2)
+        #expect(seen.withLock { $0 } == [1])
+    }
+}
