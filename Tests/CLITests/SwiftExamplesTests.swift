@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The Swift examples of the README and docs/client.md compile against the built
+/// `SwitchboardClient` with `import SwitchboardClient` (and Foundation) alone: each block is
+/// type-checked as a file of its own with the toolchain's `swiftc`.
+struct SwiftExamplesTests {
+    static func blocks(_ file: String) throws -> [String] {
+        let text = try String(contentsOf: Subprocess.packageRoot.appendingPathComponent(file), encoding: .utf8)
+        var blocks: [String] = [], current: [Substring]? = nil
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```swift" { current = [] } else if current != nil, line == "```" {
+                blocks.append(current!.joined(separator: "\n"))
+                current = nil
+            } else if current != nil {
+                current!.append(line)
+            }
+        }
+        return blocks
+    }
+
+    @Test(arguments: ["README.md", "docs/client.md"])
+    func theSwiftExamplesCompile(_ file: String) throws {
+        let swiftc = try Subprocess.tool("swiftc", package: "the Swift toolchain")
+        let examples = try Self.blocks(file)
+        #expect(!examples.isEmpty, "no Swift example in \(file)")
+        let modules = Subprocess.switchboard.deletingLastPathComponent().appendingPathComponent("Modules")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swift-examples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (i, example) in examples.enumerated() {
+            #expect(example.contains("import SwitchboardClient"), "\(file) example \(i + 1) does not import SwitchboardClient")
+            let source = folder.appendingPathComponent("example\(i + 1).swift")
+            try example.write(to: source, atomically: true, encoding: .utf8)
+            let run = try Subprocess.run(swiftc, ["-typecheck", "-swift-version", "6", "-I", modules.path, source.path])
+            #expect(run.status == 0, "\(file) example \(i + 1) does not compile:\n\(run.stderr)\n\(example)")
+        }
+    }
+}
