@@ -14,10 +14,6 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "text, json, or github (workflow annotations on the file's lines).")
     var format: ReportFormat = .text
 
-    func validate() throws {
-        if ![.text, .json, .github].contains(format) { throw ValidationError("check prints text, json or github") }
-    }
-
     func run() throws {
         if format == .text {
             let compiled = try Diagnostics.loadOrExit(manifest, problemsToStandardOutput: true)

@@ -9,10 +9,13 @@ struct DiffCommand: ParsableCommand {
         discussion: """
             Replays every pattern expansion of both manifests (typed values that fit and that do not, query params, \
             wildcards, hosts, schemes) and the --cases files with both, in every context that matters to each URL, and \
-            rates each URL that resolves differently: breaking (a URL that opened a destination now falls back, leaves \
-            the app, is rejected or opens another), changed (same destination, other params or presentation), added \
-            (a fallback now matches). OLD or NEW may be a running server's URL (its GET /v1/manifest). \
-            Exit status: 0 nothing at or above --fail-on, 1 something is, 2 unreadable input.
+            rates each change by what the user sees: breaking (a link that opened a screen of the app now opens \
+            another, a web page, the fallback, leaves the app or is refused), added (a link that opened a web page, \
+            fell back or left the app now opens a screen of the app), changed (the same screen, or one web page for \
+            another). URLs that change the same way are one finding, with one fingerprint for --ignore. \
+            Annotations go on NEW. OLD or NEW may be a running server's URL (its GET /v1/manifest). \
+            Exit status: 0 nothing at or above --fail-on, 1 something is (or an invalid manifest, reported in the \
+            chosen format; or a stale ignore entry with --strict-ignore), 2 unreadable input.
             """
     )
 
@@ -26,7 +29,7 @@ struct DiffCommand: ParsableCommand {
     var cases: [String] = []
 
     @Option(help: "text, json, markdown, junit or github.")
-    var format: ReportFormat = .text
+    var format: DiffFormat = .text
 
     @Option(name: .customLong("fail-on"), help: "Exit 1 on a change at or above: breaking, changed, any or none.")
     var failOn: FailureThreshold = .breaking
@@ -34,15 +37,18 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Accepted changes: a fingerprint and a reason a line.", valueName: "file"))
     var ignore: String?
 
+    @Flag(name: .customLong("strict-ignore"), help: "Exit 1 when an --ignore entry matches no change (it is always reported).")
+    var strictIgnore = false
+
     func run() throws {
-        let before = try Self.load(old), after = try Self.load(new)
+        let before = try load(old), after = try load(new)
         var probes: [ManifestDiff.Probe] = []
         for (file, path) in cases.enumerated() {
             for c in try CasesFile.read(path) {
                 probes.append(.init(url: c.url, shape: "case \(c.url)", context: c.context, source: .cases(file: file, line: c.line)))
             }
         }
-        var accepted: [String: String] = [:]
+        var accepted: [String: DiffReport.Accepted] = [:]
         if let ignore {
             do {
                 accepted = try IgnoreList.parse(String(decoding: try ManifestFile.read(ignore), as: UTF8.self))
@@ -54,7 +60,7 @@ struct DiffCommand: ParsableCommand {
         let diff = ManifestDiff(old: before, new: after, cases: probes)
         let report = DiffReport(diff: diff, oldFile: old, newFile: new, oldRoutePositions: before.routePositions,
                                 newRoutePositions: after.routePositions, caseFiles: cases, ignore: accepted,
-                                failOn: failOn)
+                                ignoreFile: ignore, failOn: failOn, strictIgnore: strictIgnore)
         let renderer: any DiffRenderer
         switch format {
         case .text: renderer = DiffTextRenderer()
@@ -67,10 +73,28 @@ struct DiffCommand: ParsableCommand {
         if report.fails { throw ExitCode(1) }
     }
 
-    /// A manifest file, or the manifest a running server has in service.
-    static func load(_ source: String) throws -> CompiledManifest {
+    /// A manifest file, or the manifest a running server has in service. An invalid one is
+    /// reported as `check` reports it, in the chosen format (annotations on its lines, a
+    /// JSON object), and the run exits 1.
+    func load(_ source: String) throws -> CompiledManifest {
         if source.hasPrefix("http://") || source.hasPrefix("https://") { return try RemoteServer(source).manifest() }
-        return try Diagnostics.loadOrExit(source, invalidStatus: 2)
+        do {
+            return try ManifestFile.load(source)
+        } catch {
+            switch error {
+            case .unreadable:
+                printError("switchboard: \(error)")
+                throw ExitCode(2)
+            case .invalid(let path, let manifestError):
+                let report = CheckReport(file: path, diagnostics: manifestError.diagnostics)
+                switch format {
+                case .json: print(report.json, terminator: "")
+                case .github: print(report.githubAnnotations.joined(separator: "\n"))
+                case .text, .markdown, .junit: Diagnostics.report(path, manifestError.diagnostics) { print($0) }
+                }
+                throw ExitCode(1)
+            }
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `--format`: who reads the output.
+/// `--format` of `check` and `validate`: who reads the output.
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     /// People at a terminal.
     case text
@@ -8,8 +8,13 @@ enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case json
     /// GitHub Actions: workflow annotations on the file and line.
     case github
-    /// A pull-request comment (`diff` only).
+}
+
+/// `--format` of `diff`: those, and two more.
+enum DiffFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, github
+    /// A pull-request comment.
     case markdown
-    /// CI dashboards (`diff` only; `validate` writes JUnit with `--junit FILE`).
+    /// CI dashboards.
     case junit
 }

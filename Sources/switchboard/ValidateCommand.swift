@@ -43,7 +43,6 @@ struct ValidateCommand: ParsableCommand {
     func validate() throws {
         if manifest.configFlag != nil && server != nil { throw ValidationError("give --config or --server, not both") }
         if let server { _ = try RemoteServer(server) }
-        if ![.text, .json, .github].contains(format) { throw ValidationError("validate prints text, json or github; JUnit goes to --junit FILE") }
         if failUnder != nil && !coverage { throw ValidationError("--fail-under needs --coverage") }
         if let failUnder, !(0...100).contains(failUnder) { throw ValidationError("--fail-under takes a percentage from 0 to 100") }
     }

@@ -31,7 +31,10 @@ struct ContextExploration {
                     for step in result.explanation?.steps ?? [] {
                         if let route = routes[step.route], space.add(route) { grew = true }
                     }
-                    outcomes.append(Outcome(result, universalLink: result.route.flatMap { routes[$0.name]?.universalLink }))
+                    // A universal link applies to http(s) links only: an app scheme or a path
+                    // opens the app whatever `universalLink` says.
+                    let web = url.lowercased().hasPrefix("http:") || url.lowercased().hasPrefix("https:")
+                    outcomes.append(Outcome(result, universalLink: web ? result.route.flatMap { routes[$0.name]?.universalLink } : nil))
                 }
                 results.append((context, outcomes))
             }

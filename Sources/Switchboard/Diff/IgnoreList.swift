@@ -6,9 +6,9 @@
 /// 3f2a9c1b7d4e6f80 show pages now open the web
 /// ```
 public enum IgnoreList {
-    /// Fingerprint -> reason, or the first line that cannot be read.
-    public static func parse(_ text: String) throws(ValidationCase.SyntaxError) -> [String: String] {
-        var out: [String: String] = [:]
+    /// Fingerprint -> reason and line, or the first line that cannot be read.
+    public static func parse(_ text: String) throws(ValidationCase.SyntaxError) -> [String: DiffReport.Accepted] {
+        var out: [String: DiffReport.Accepted] = [:]
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingWhitespace.trimmingCharacters(in: "\r")
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -21,7 +21,7 @@ public enum IgnoreList {
             guard !reason.isEmpty else {
                 throw .init(line: index + 1, message: "give the reason \(fingerprint) is accepted after it")
             }
-            out[fingerprint] = reason
+            out[fingerprint] = DiffReport.Accepted(reason: reason, line: index + 1)
         }
         return out
     }

@@ -12,6 +12,8 @@ public struct ManifestDiff: Sendable {
     /// A URL to replay, with where it came from.
     public struct Probe: Sendable {
         public let url: String
+        /// What its fingerprint reads of it: the route and expansion it was made from, on
+        /// whatever host or scheme and with whatever sample values (``URLCorpus/Item/pattern``).
         public let shape: String
         public let context: ResolveContext?
         public let source: OutcomeChange.Source
@@ -27,9 +29,15 @@ public struct ManifestDiff: Sendable {
     public let declarations: [DeclarationChange]
     /// Breaking first, then changed, then added; in corpus order within each.
     public let outcomes: [OutcomeChange]
-    /// How many URLs were resolved, and in how many contexts in all.
+    /// How many URLs were resolved, and how many resolutions that took in all.
     public let urlCount: Int
     public let resolutionCount: Int
+    /// For each route of the old manifest that the new one does not have (by name), the
+    /// new route next to where it stood (the nearest one before it that the new manifest
+    /// has, else after it), where what is said of it is shown; absent when none is left.
+    public let removedRouteAnchors: [Int: Int]
+    /// The old manifest's patterns, by route index (what a removed route's findings name).
+    public let oldPatterns: [Int: String]
 
     /// Compares `old` with `new`, replaying the generated corpus and `cases`.
     public init(old: CompiledManifest, new: CompiledManifest, cases: [Probe] = []) {
@@ -40,19 +48,30 @@ public struct ManifestDiff: Sendable {
         // (found by name), or on the old one when it is gone.
         let newIndex = Dictionary(new.manifest.routes.map { ($0.name, $0.index) }, uniquingKeysWith: { a, _ in a })
         for item in URLCorpus(new.manifest).items where seen.insert(item.url).inserted {
-            probes.append(Probe(url: item.url, shape: item.shape, source: .newRoute(item.route)))
+            probes.append(Probe(url: item.url, shape: item.pattern, source: .newRoute(item.route)))
         }
         for item in URLCorpus(old.manifest).items where seen.insert(item.url).inserted {
             let source = newIndex[old.manifest.routes[item.route].name].map(OutcomeChange.Source.newRoute) ?? .oldRoute(item.route)
-            probes.append(Probe(url: item.url, shape: item.shape, source: source))
+            probes.append(Probe(url: item.url, shape: item.pattern, source: source))
         }
-        probes += cases
+        // A case whose URL the corpus already replays in every context adds nothing but
+        // a second listing.
+        probes += cases.filter { $0.context != nil || !seen.contains($0.url) }
         var replay = Replay(old: old, new: new)
         var changes: [OutcomeChange] = []
         for probe in probes { changes += replay.compare(probe) }
         outcomes = ChangeSeverity.allCases.reversed().flatMap { s in changes.filter { $0.severity == s } }
         urlCount = probes.count
         resolutionCount = replay.resolutions
+        var anchors: [Int: Int] = [:]
+        let oldRoutes = old.manifest.routes
+        for (i, route) in oldRoutes.enumerated() where newIndex[route.name] == nil {
+            let before = oldRoutes[..<i].reversed().lazy.compactMap { newIndex[$0.name] }.first
+            let after = oldRoutes[(i + 1)...].lazy.compactMap { newIndex[$0.name] }.first
+            if let anchor = before ?? after { anchors[i] = anchor }
+        }
+        removedRouteAnchors = anchors
+        oldPatterns = Dictionary(uniqueKeysWithValues: oldRoutes.map { ($0.index, $0.patterns.map(\.text).joined(separator: ", ")) })
     }
 
     /// Whether a change that `threshold` fails remains once `ignored` fingerprints are

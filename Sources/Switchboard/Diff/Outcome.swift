@@ -1,19 +1,23 @@
-/// What one resolution opens, as `diff` compares it: status, route, destination,
-/// params, presentation, and whether the route opens the app from an http(s) link.
+/// What one resolution opens, as `diff` compares it: status, route (and the redirects
+/// that led to it), destination and presentation (the fallback's too: it is a screen the
+/// user sees), params, and whether the route opens the app from an http(s) link.
 public struct Outcome: Sendable, Equatable, CustomStringConvertible {
     public let status: Resolution.Status
     public let route: String?
+    /// The redirect routes followed to reach `route`, in order.
+    public let via: [String]
     public let destination: String?
     public let params: JSONValue
     public let presentation: JSONValue?
     public let reason: String?
-    /// The matched route's `universalLink` (nil when nothing matched).
+    /// The matched route's `universalLink` for an http(s) link (nil otherwise).
     public let universalLink: Bool?
 
     init(_ result: Resolution, universalLink: Bool?) {
         status = result.status
         route = result.route?.name
-        destination = result.status == .matched ? result.destination : nil
+        via = result.explanation?.steps.filter { $0.outcome == "redirected" }.map(\.route) ?? []
+        destination = result.status == .matched || result.status == .fallback ? result.destination : nil
         // Keys sorted: JSON objects are unordered, and the canonical manifest a server
         // serves sorts the declarations whose order a file gives its params.
         params = JSONValue.object(result.params).sortingKeys()
@@ -22,20 +26,34 @@ public struct Outcome: Sendable, Equatable, CustomStringConvertible {
         self.universalLink = result.status == .matched ? universalLink : nil
     }
 
-    /// Whether the URL opens a route's destination (a fallback counts as none).
-    public var opensDestination: Bool { status == .matched }
+    /// The presentation's style (`push`, `web`, ...).
+    public var style: String? { presentation?["style"]?.stringValue }
 
-    /// `matched artist -> Artist push {"id":"banksy"}`, `fallback -> WebView`, `external`.
+    /// Whether the user sees a web page in the app: the fallback, or a route presented `web`.
+    public var isWeb: Bool { status == .fallback || (status == .matched && style == "web") }
+
+    /// Whether the URL opens a screen of the app's own: a route presented other than `web`
+    /// or `external`.
+    public var isNative: Bool { status == .matched && style != "web" && style != "external" }
+
+    /// Whether the user sees the same screen: destination and presentation alike.
+    func looksLike(_ other: Outcome) -> Bool {
+        status != .rejected && other.status != .rejected && status != .external && other.status != .external
+            && destination == other.destination && presentation == other.presentation
+    }
+
+    /// `matched artist -> Artist push {"id":"banksy"}`, `fallback -> WebView web`, `external`;
+    /// redirects as `via legacy-artist`.
     public var description: String {
+        let hops = via.isEmpty ? "" : " via " + via.joined(separator: ", ")
         switch status {
         case .matched:
-            let style = presentation?["style"]?.stringValue ?? "?"
             let shownParams = params.objectMembers?.isEmpty == false
                 ? " " + String(decoding: params.serialized(), as: UTF8.self) : ""
-            return "matched \(route ?? "?") -> \(destination ?? "?") \(style)\(shownParams)"
+            return "matched \(route ?? "?")\(hops) -> \(destination ?? "?") \(style ?? "?")\(shownParams)"
                 + (universalLink == false ? " (no universal link)" : "")
         case .fallback:
-            return "fallback"
+            return "fallback\(hops) -> \(destination ?? "?") \(style ?? "?")"
         case .external:
             return "external"
         case .rejected:
@@ -47,6 +65,7 @@ public struct Outcome: Sendable, Equatable, CustomStringConvertible {
     public var json: JSONValue {
         var members: [JSONValue.Member] = [.init("status", .string(status.rawValue))]
         if let route { members.append(.init("route", .string(route))) }
+        if !via.isEmpty { members.append(.init("via", .array(via.map { .string($0) }))) }
         if let destination { members.append(.init("destination", .string(destination))) }
         if status != .rejected { members.append(.init("params", params)) }
         if let presentation { members.append(.init("presentation", presentation)) }

@@ -12,7 +12,7 @@ public struct OutcomeChange: Sendable, Equatable {
 
     public let severity: ChangeSeverity
     public let url: String
-    /// What the URL stands for (``URLCorpus/Item/shape``, or the URL of a case).
+    /// What the URL stands for (``URLCorpus/Item/pattern``, or the URL of a case).
     public let shape: String
     /// The contexts it differs in; `context` says which in words, nil when in all tried.
     public let contexts: [ResolveContext]
@@ -20,8 +20,13 @@ public struct OutcomeChange: Sendable, Equatable {
     public let old: Outcome
     public let new: Outcome
     public let source: Source
-    /// 16 hex digits of a SHA-256 of kind, routes, URL shape and context: stable across
-    /// runs and sample values, for `--ignore`.
+    /// The change as `--ignore` accepts it: 16 hex digits of a SHA-256 of the outcome
+    /// before and after (route, redirects, destination, presentation, the params' keys,
+    /// whether an http(s) link opens the app) and the URL's shape with its hosts and
+    /// schemes folded together. Not of sample values, contexts or order, and nothing
+    /// versioned: stable across runs and releases, and the same for every host and scheme
+    /// of one route, so one accepted route change is one line, and a different later
+    /// change of the same URLs is not covered by it.
     public let fingerprint: String
 
     init(severity: ChangeSeverity, url: String, shape: String, contexts: [ResolveContext], context: String?,
@@ -34,9 +39,19 @@ public struct OutcomeChange: Sendable, Equatable {
         self.old = old
         self.new = new
         self.source = source
-        let key = [severity.rawValue, old.route ?? old.status.rawValue, new.route ?? new.status.rawValue, shape, context ?? ""]
-            .joined(separator: "\u{1F}")
+        // Whether an http(s) link opens the app is part of the change only when a route
+        // that matches before and after changed it.
+        var link = ""
+        if let before = old.universalLink, let after = new.universalLink, before != after { link = "universalLink \(before) -> \(after)" }
+        let key = (Self.fingerprintFields(old) + Self.fingerprintFields(new) + [link, shape]).joined(separator: "\u{1F}")
         self.fingerprint = String(SHA256.hex(Array(key.utf8)).prefix(16))
+    }
+
+    /// What a fingerprint reads of an outcome.
+    static func fingerprintFields(_ o: Outcome) -> [String] {
+        let keys = o.params.objectMembers?.map(\.key).sorted().joined(separator: ",") ?? ""
+        let presentation = o.presentation.map { String(decoding: $0.serialized(sortedKeys: true), as: UTF8.self) } ?? ""
+        return [o.status.rawValue, o.route ?? "", o.via.joined(separator: ","), o.destination ?? "", presentation, keys]
     }
 
     /// `breaking /show/sample [appVersion < 7.2.0]: matched show -> Show push => fallback`

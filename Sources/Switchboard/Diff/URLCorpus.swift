@@ -18,6 +18,9 @@ public struct URLCorpus: Sendable {
         /// expansion and the variation (`artist /artist/:id id:fails`), used in
         /// fingerprints so that they survive a change of sample values.
         public let shape: String
+        /// The route and the expansion alone (`artist /artist/:id`): the shape every
+        /// variation of the expansion's URLs shares, on every host and scheme.
+        public let pattern: String
         /// The route (its index in the manifest) the URL was made from.
         public let route: Int
         /// Whether it is the expansion's plain URL (typed values that fit, required query
@@ -76,7 +79,7 @@ public struct URLCorpus: Sendable {
         func add(_ path: String?, _ pairs: [(String, String)], _ variation: String, base: Bool = false) {
             guard let path else { return }
             let shape = variation.isEmpty ? shapePrefix : "\(shapePrefix) \(variation)"
-            items.append(Item(url: path + query(pairs), shape: shape, route: route.index, isBase: base))
+            items.append(Item(url: path + query(pairs), shape: shape, pattern: shapePrefix, route: route.index, isBase: base))
         }
 
         // The expansion's plain URL, then the same on each host and scheme.

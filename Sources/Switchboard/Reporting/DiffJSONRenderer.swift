@@ -29,6 +29,7 @@ public struct DiffJSONRenderer: DiffRenderer {
         }
         let document = JSONValue.object([
             .init("summary", .object([
+                // Findings (a route and a change each) by severity; `outcomes` lists every URL.
                 .init("breaking", .integer(Int64(report.count(.breaking)))),
                 .init("changed", .integer(Int64(report.count(.changed)))),
                 .init("added", .integer(Int64(report.count(.added)))),
@@ -39,8 +40,20 @@ public struct DiffJSONRenderer: DiffRenderer {
                 .init("fails", .bool(report.fails)),
             ])),
             .init("declarations", .array(declarations)),
+            .init("findings", .array(report.findings.map { f in
+                .object([
+                    .init("severity", .string(f.severity.rawValue)), .init("route", .string(f.route)),
+                    .init("fingerprint", .string(f.fingerprint)), .init("urls", .integer(Int64(f.changes.count))),
+                    .init("old", f.old.json), .init("new", f.new.json),
+                    .init("examples", .array(f.changes.prefix(3).map { .string($0.url) })),
+                ])
+            })),
             .init("outcomes", .array(report.outcomes.map { outcome($0) })),
             .init("ignored", .array(report.ignored.map { outcome($0.change, reason: $0.reason) })),
+            .init("staleIgnores", .array(report.staleIgnores.map {
+                .object([.init("fingerprint", .string($0.fingerprint)), .init("reason", .string($0.entry.reason)),
+                         .init("line", .integer(Int64($0.entry.line)))])
+            })),
         ])
         return String(decoding: document.serialized(), as: UTF8.self) + "\n"
     }

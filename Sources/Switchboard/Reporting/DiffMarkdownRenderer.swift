@@ -1,32 +1,59 @@
-/// A pull-request comment: a summary, the outcome changes as a table, the declaration
-/// changes as a list. Manifest text is escaped so that it shows as text: it cannot
-/// close the table, open HTML or a link.
+/// A pull-request comment: a summary, one table row per finding (a route and how its
+/// URLs' outcome changed, with a few of them), the declaration changes as a list. It stays
+/// under ``maxCharacters`` (GitHub's limit for a comment is 65,536), saying what it left
+/// out. Manifest text is escaped so that it shows as text: it cannot close the table,
+/// open HTML or a link.
 public struct DiffMarkdownRenderer: DiffRenderer {
+    public static let maxCharacters = 60_000
+
     public init() {}
 
     public func render(_ report: DiffReport) -> String {
-        var lines = ["### Switchboard: routing changes", "", "**\(Self.escape(report.summary))**", ""]
-        let outcomes = report.outcomes
-        if !outcomes.isEmpty {
-            lines += ["| | URL | Context | Before | After | Fingerprint |", "| --- | --- | --- | --- | --- | --- |"]
-            for c in outcomes {
-                let icon = c.severity == .breaking ? "🔴 breaking" : c.severity == .changed ? "🟡 changed" : "🟢 added"
-                lines.append("| \(icon) | \(Self.code(c.url)) | \(Self.escape(c.context ?? "all")) | \(Self.escape(c.old.description)) | \(Self.escape(c.new.description)) | \(Self.code(c.fingerprint)) |")
+        var out = "### Switchboard: routing changes\n\n**\(Self.escape(report.summary))**\n\n"
+        // Room kept for the closing notes of what was left out.
+        let budget = Self.maxCharacters - 2_000
+        let findings = report.findings
+        var shown = 0
+        if !findings.isEmpty {
+            out += "| | Route | Before | After | URLs | Fingerprint |\n| --- | --- | --- | --- | --- | --- |\n"
+            for f in findings {
+                let icon = f.severity == .breaking ? "🔴 breaking" : f.severity == .changed ? "🟡 changed" : "🟢 added"
+                let removed = report.removedNote(f.changes[0]).map { " (\(Self.escape($0)))" } ?? ""
+                let urls = "\(f.changes.count): " + f.examples().map(Self.code).joined(separator: ", ") + (f.changes.count > 3 ? ", …" : "")
+                let row = "| \(icon) | \(Self.escape(f.route))\(removed) | \(Self.escape(f.old.description)) | \(Self.escape(f.new.description)) | \(urls) | \(Self.code(f.fingerprint)) |\n"
+                if out.utf16.count + row.utf16.count > budget { break }
+                out += row
+                shown += 1
             }
-            lines.append("")
+            if shown < findings.count {
+                out += "\n\(findings.count - shown) more findings left out to stay under GitHub's comment limit: `--format json` lists them all.\n"
+            }
+            out += "\n"
         }
-        if !report.diff.declarations.isEmpty {
-            lines += ["<details><summary>\(report.diff.declarations.count) declaration changes</summary>", ""]
-            lines += report.diff.declarations.map { "- " + Self.escape($0.description) }
-            lines += ["", "</details>", ""]
+        let declarations = report.diff.declarations
+        if !declarations.isEmpty {
+            out += "<details><summary>\(declarations.count) declaration changes</summary>\n\n"
+            var listed = 0
+            for d in declarations {
+                let line = "- " + Self.escape(d.description) + "\n"
+                if out.utf16.count + line.utf16.count > budget + 1_000 { break }
+                out += line
+                listed += 1
+            }
+            if listed < declarations.count { out += "- … \(declarations.count - listed) more (`--format json`)\n" }
+            out += "\n</details>\n\n"
         }
-        let ignored = report.ignored
-        if !ignored.isEmpty {
-            lines += ["Accepted (`--ignore`):", ""]
-            lines += ignored.map { "- \(Self.code($0.change.fingerprint)) \(Self.escape($0.change.description)): \(Self.escape($0.reason))" }
-            lines.append("")
+        let accepted = report.acceptedFindings
+        if !accepted.isEmpty, out.utf16.count < budget {
+            out += "Accepted (`--ignore`): " + accepted.prefix(20).map { Self.code($0.fingerprint) }.joined(separator: ", ")
+                + (accepted.count > 20 ? ", …" : "") + "\n\n"
         }
-        return lines.joined(separator: "\n")
+        let stale = report.staleIgnores
+        if !stale.isEmpty {
+            out += "Stale ignore entries (they match no change): " + stale.prefix(20).map { Self.code($0.fingerprint) }.joined(separator: ", ")
+                + (stale.count > 20 ? ", …" : "") + "\n"
+        }
+        return out
     }
 
     /// Text in a table cell: Markdown and HTML punctuation backslash-escaped or

@@ -1,5 +1,6 @@
-/// For people at a terminal: declaration changes, then one line per outcome change,
-/// breaking first, with its fingerprint; accepted changes; a summary line last.
+/// For people at a terminal: declaration changes, then one line per finding (a route and
+/// how its URLs' outcome changed), breaking first, with how many URLs, a few of them and
+/// its fingerprint; accepted and stale ignore entries; a summary line last.
 public struct DiffTextRenderer: DiffRenderer {
     public init() {}
 
@@ -9,14 +10,25 @@ public struct DiffTextRenderer: DiffRenderer {
             lines.append("declarations:")
             lines += report.diff.declarations.map { "  \($0.description)" }
         }
-        if !report.outcomes.isEmpty {
+        let findings = report.findings
+        if !findings.isEmpty {
             lines.append("outcomes:")
-            lines += report.outcomes.map { "  \($0.description)  [\($0.fingerprint)]" }
+            for f in findings {
+                let removed = report.removedNote(f.changes[0]).map { " (\($0))" } ?? ""
+                lines.append("  \(f.severity.rawValue) \(f.route)\(removed): \(f.old) => \(f.new)  [\(f.fingerprint)]")
+                lines.append("    \(f.changes.count) URL\(f.changes.count == 1 ? "" : "s"): " + f.examples().joined(separator: ", ")
+                             + (f.changes.count > 3 ? ", ..." : ""))
+            }
         }
-        let ignored = report.ignored
-        if !ignored.isEmpty {
+        let accepted = report.acceptedFindings
+        if !accepted.isEmpty {
             lines.append("ignored:")
-            lines += ignored.map { "  \($0.change.description)  [\($0.change.fingerprint): \($0.reason)]" }
+            lines += accepted.map { "  \($0.severity.rawValue) \($0.route): \($0.old) => \($0.new)  [\($0.fingerprint): \(report.ignore[$0.fingerprint]?.reason ?? "")]" }
+        }
+        let stale = report.staleIgnores
+        if !stale.isEmpty {
+            lines.append("stale ignore entries (they match no change; a reviewed change is gone or has become another):")
+            lines += stale.map { "  \(report.ignoreFile ?? "ignore file"):\($0.entry.line): \($0.fingerprint) \($0.entry.reason)" }
         }
         lines.append(report.summary)
         return lines.joined(separator: "\n") + "\n"
