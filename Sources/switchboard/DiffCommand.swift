@@ -78,21 +78,12 @@ struct DiffCommand: ParsableCommand {
     /// JSON object), and the run exits 1.
     func load(_ source: String) throws -> CompiledManifest {
         if source.hasPrefix("http://") || source.hasPrefix("https://") { return try RemoteServer(source).manifest() }
-        do {
-            return try ManifestFile.load(source)
-        } catch {
-            switch error {
-            case .unreadable:
-                printError("switchboard: \(error)")
-                throw ExitCode(2)
-            case .invalid(let path, let manifestError):
-                let report = CheckReport(file: path, diagnostics: manifestError.diagnostics)
-                switch format {
-                case .json: print(report.json, terminator: "")
-                case .github: print(report.githubAnnotations.joined(separator: "\n"))
-                case .text, .markdown, .junit: Diagnostics.report(path, manifestError.diagnostics) { print($0) }
-                }
-                throw ExitCode(1)
+        return try Diagnostics.loadOrExit(source) { path, diagnostics in
+            let report = CheckReport(file: path, diagnostics: diagnostics)
+            switch format {
+            case .json: print(report.json, terminator: "")
+            case .github: print(report.githubAnnotations.joined(separator: "\n"))
+            case .text, .markdown, .junit: Diagnostics.report(path, diagnostics) { print($0) }
             }
         }
     }

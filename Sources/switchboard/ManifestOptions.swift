@@ -52,7 +52,10 @@ enum Diagnostics {
     /// Loads the manifest or exits: 2 when it cannot be read, `invalidStatus` (1; 2 for
     /// `diff`, whose inputs must both be manifests) when it is invalid, after printing
     /// every problem (to standard output for `check`, whose output they are).
-    static func loadOrExit(_ path: String, problemsToStandardOutput: Bool = false, invalidStatus: Int32 = 1) throws -> CompiledManifest {
+    /// `report`: prints an invalid manifest's problems (by default as text, to standard
+    /// error or, with `problemsToStandardOutput`, standard output).
+    static func loadOrExit(_ path: String, problemsToStandardOutput: Bool = false, invalidStatus: Int32 = 1,
+                           report: ((String, [ManifestDiagnostic]) -> Void)? = nil) throws -> CompiledManifest {
         do {
             return try ManifestFile.load(path)
         } catch {
@@ -61,7 +64,11 @@ enum Diagnostics {
                 printError("switchboard: \(error)")
                 throw ExitCode(2)
             case .invalid(let path, let manifestError):
-                report(path, manifestError.diagnostics, problemsToStandardOutput ? { print($0) } : printError)
+                if let report {
+                    report(path, manifestError.diagnostics)
+                } else {
+                    Self.report(path, manifestError.diagnostics, problemsToStandardOutput ? { print($0) } : printError)
+                }
                 throw ExitCode(invalidStatus)
             }
         }

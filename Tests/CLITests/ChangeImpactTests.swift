@@ -34,6 +34,39 @@ struct ChangeImpactTests {
         #expect(text.stdout.contains("=> matched artwork via legacy-works -> Artwork push"), "\(text.stdout)")
     }
 
+    /// Eigen's own table (137 routes, a catch-all `web-rest` opening any other link in a
+    /// web view), edited as its release manager would.
+    @Test func realisticEditsOfEigensTable() throws {
+        let eigen = try String(contentsOfFile: RealTableTests.table, encoding: .utf8)
+        func edited(_ routes: String) throws -> String {
+            try CLI.temporaryFile(eigen.replacingOccurrences(of: "\"routes\": [", with: "\"routes\": [\n    " + routes))
+        }
+        let original = try CLI.temporaryFile(eigen)
+        // A new native screen, and old web links redirected to a native one: improvements.
+        let feature = try edited(#"{"name": "new-feature", "pattern": "/new-feature/:id", "destination": "NewFeature"},"#)
+        let works = try edited(#"{"name": "legacy-works", "pattern": "/works/:id", "redirect": "/artwork/:id"},"#)
+        for next in [feature, works] {
+            let out = try CLI.run(["diff", original, next, "--format", "json"])
+            #expect(out.status == 0, "\(out.stdout)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+            let summary = try #require(report["summary"] as? [String: Any])
+            #expect(summary["breaking"] as? Int == 0 && (summary["added"] as? Int ?? 0) >= 1, "\(summary)")
+        }
+        // Retiring the catch-all leaves those links to the fallback, another web view: a
+        // change, not a break; retiring a native screen breaks its links.
+        let catchAll = #",\#n    {"name": "web-rest", "pattern": "/*", "destination": "ReactWebView", "presentation": {"style": "web"}}"#
+        #expect(eigen.contains(catchAll))
+        let retired = try CLI.run(["diff", original, try CLI.temporaryFile(eigen.replacingOccurrences(of: catchAll, with: ""))])
+        #expect(retired.status == 0, "\(retired.stdout.suffix(2_000))")
+        #expect(retired.stdout.contains("\n0 breaking, "), "\(retired.stdout.suffix(2_000))")
+        let withoutArtwork = try CLI.temporaryFile(eigen.replacingOccurrences(
+            of: #"{"name": "artwork-artworkid", "pattern": "/artwork/:artworkID", "destination": "Artwork"},"#, with: ""))
+        let broken = try CLI.run(["diff", original, withoutArtwork])
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains("breaking artwork-artworkid (removed, was /artwork/:artworkID): matched artwork-artworkid -> Artwork push"), "\(broken.stdout)")
+        #expect(broken.stdout.contains("=> matched web-rest -> ReactWebView web"), "\(broken.stdout)")
+    }
+
     @Test func nativeToWebIsBreaking() throws {
         let d = try DiffCommandTests.diff(Self.table([Self.artwork, Self.artistShows]), Self.table([Self.artwork]))
         #expect(d.status == 1)

@@ -4,6 +4,8 @@
 public struct Outcome: Sendable, Equatable, CustomStringConvertible {
     public let status: Resolution.Status
     public let route: String?
+    /// The pattern (or alias) of `route` that matched, as written.
+    public let pattern: String?
     /// The redirect routes followed to reach `route`, in order.
     public let via: [String]
     public let destination: String?
@@ -16,6 +18,7 @@ public struct Outcome: Sendable, Equatable, CustomStringConvertible {
     init(_ result: Resolution, universalLink: Bool?) {
         status = result.status
         route = result.route?.name
+        pattern = result.route?.pattern
         via = result.explanation?.steps.filter { $0.outcome == "redirected" }.map(\.route) ?? []
         destination = result.status == .matched || result.status == .fallback ? result.destination : nil
         // Keys sorted: JSON objects are unordered, and the canonical manifest a server

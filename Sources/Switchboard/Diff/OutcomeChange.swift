@@ -22,10 +22,11 @@ public struct OutcomeChange: Sendable, Equatable {
     public let source: Source
     /// The change as `--ignore` accepts it: 16 hex digits of a SHA-256 of the outcome
     /// before and after (route, redirects, destination, presentation, the params' keys,
-    /// whether an http(s) link opens the app) and the URL's shape with its hosts and
-    /// schemes folded together. Not of sample values, contexts or order, and nothing
-    /// versioned: stable across runs and releases, and the same for every host and scheme
-    /// of one route, so one accepted route change is one line, and a different later
+    /// an http(s) link that stops or starts opening the app) and the URL's shape: the
+    /// route and pattern that matched it before (else after), so its hosts, schemes and
+    /// sample values are folded together. Not of contexts or order, and nothing versioned:
+    /// stable across runs and releases, and the same for every URL of one route that
+    /// changes alike, so one accepted route change is one line, and a different later
     /// change of the same URLs is not covered by it.
     public let fingerprint: String
 
@@ -43,7 +44,10 @@ public struct OutcomeChange: Sendable, Equatable {
         // that matches before and after changed it.
         var link = ""
         if let before = old.universalLink, let after = new.universalLink, before != after { link = "universalLink \(before) -> \(after)" }
-        let key = (Self.fingerprintFields(old) + Self.fingerprintFields(new) + [link, shape]).joined(separator: "\u{1F}")
+        // The URL's shape: the pattern that matched it before, else after (every URL a
+        // route's pattern takes, whichever corpus it came from), else what it was made from.
+        let matched = [old, new].first { $0.route != nil }.map { "\($0.route ?? "") \($0.pattern ?? "")" } ?? shape
+        let key = (Self.fingerprintFields(old) + Self.fingerprintFields(new) + [link, matched]).joined(separator: "\u{1F}")
         self.fingerprint = String(SHA256.hex(Array(key.utf8)).prefix(16))
     }
 

@@ -274,14 +274,3 @@ export function accepts(type: ParamType, value: string): boolean {
 export function isTyped(type: ParamType): boolean {
   return type.name !== "string";
 }
-
-/** The type as the refusal of a candidate names it: "an int", "one of a|b", ... */
-export function article(type: ParamType): string {
-  switch (type.name) {
-    case "enum": return "one of " + type.values.join("|");
-    case "regex": return `matching /${type.regex.pattern}/`;
-    case "int": return "an int";
-    case "uuid": return "a uuid";
-    default: return "a " + type.name;
-  }
-}

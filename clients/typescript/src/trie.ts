@@ -3,6 +3,7 @@
 // the server's RouteTrie is. Literal edges are a Map per node.
 
 import { accepts, isTyped, ParamType } from "./pattern";
+import { utf8Compare } from "./utf8";
 
 export type SegmentMatcher =
   | { kind: "literal"; key: string }
@@ -39,25 +40,10 @@ export class Candidate {
   }
 }
 
-/** Code-point order, as Swift compares ASCII and most other strings. */
-function codePointLess(a: string, b: string): boolean {
-  if (a === b) return false;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i), y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x < y;
-  }
-  return a.length < b.length;
-}
-
 function precedes(a: Candidate, b: Candidate): number {
   if (a.priority !== b.priority) return b.priority - a.priority;
-  if (a.name !== b.name) return codePointLess(a.name, b.name) ? -1 : 1;
+  // Code-point order (UTF-8's), as Swift compares route names.
+  if (a.name !== b.name) return utf8Compare(a.name, b.name);
   if (a.patternIndex !== b.patternIndex) return a.patternIndex - b.patternIndex;
   return a.expansion - b.expansion;
 }

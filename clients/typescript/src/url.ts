@@ -321,7 +321,7 @@ export function percentDecode(input: string, start: number, end: number, plusAsS
   const bytes: number[] = [];
   for (let i = start; i < end; i++) {
     const c = input.charCodeAt(i);
-    if (c === 37 && i + 2 < end + 0 && hexValue(input.charCodeAt(i + 1)) >= 0 && hexValue(input.charCodeAt(i + 2)) >= 0) {
+    if (c === 37 && i + 2 < end && hexValue(input.charCodeAt(i + 1)) >= 0 && hexValue(input.charCodeAt(i + 2)) >= 0) {
       bytes.push((hexValue(input.charCodeAt(i + 1)) << 4) | hexValue(input.charCodeAt(i + 2)));
       i += 2;
     } else if (c < 0x80) {
