@@ -20,9 +20,10 @@ struct LifecycleTests {
         let paused = ContinuousClock.now
         await client.pause()
         #expect(client.mode == .paused)
-        // At once against the poll's 120 s (alone it reads well under 100 ms; 5 s leaves
-        // room for a machine whose cooperative threads other suites' processes hold).
-        #expect(ContinuousClock.now - paused < .seconds(5))
+        // pause() returns once the transfer is cancelled: alone well under 100 ms; under
+        // ThreadSanitizer beside the other suites' servers on 2 cores it read 11-12 s, the
+        // time FoundationNetworking took to cancel. Either way the 120 s hold is not waited out.
+        #expect(ContinuousClock.now - paused < .seconds(30))
         #expect(await waitUntil(within: 1) { server.heldPolls == 0 }, "the server still holds the poll 1 s after pause()")
         // Nothing is asked while paused, whatever changes.
         let asked = server.arrivals.count
