@@ -27,6 +27,9 @@ import json, os, re, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = sys.argv[sys.argv.index("--build") + 1] if "--build" in sys.argv else os.path.join(ROOT, ".build", "debug")
 PRODUCT_TARGET = "SwitchboardClient"
+# What SwiftPM passes as -package-name for the root package: its identity, the folder's
+# name lowercased (the modules' `package` declarations are visible under it only).
+PACKAGE_NAME = os.path.basename(ROOT).lower()
 LINUX_ONLY_MODULES = {"Glibc", "Musl", "FoundationNetworking", "CSystemSupport", "ServerSystem"}
 LINUX_ONLY_CALLS = ["inotify_init", "inotify_init1", "inotify_add_watch", "malloc_trim", "mallopt", "malloc_usable_size",
                     "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait", "eventfd", "signalfd", "timerfd_create",
@@ -122,7 +125,7 @@ def stdlib_availability():
 def module_ast(target):
     files = sorted(os.path.join(ROOT, target["path"], s) for s in target["sources"])
     args = ["swiftc", "-dump-ast", "-dump-ast-format", "json", "-parse-as-library", "-module-name", target["name"],
-            "-swift-version", "6", "-package-name", "main", "-I", os.path.join(BUILD, "Modules")] + files
+            "-swift-version", "6", "-package-name", PACKAGE_NAME, "-I", os.path.join(BUILD, "Modules")] + files
     run = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
     text = run.stdout + run.stderr
     decoder, index, asts = json.JSONDecoder(), 0, []
