@@ -27,9 +27,23 @@ import json, os, re, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = sys.argv[sys.argv.index("--build") + 1] if "--build" in sys.argv else os.path.join(ROOT, ".build", "debug")
 PRODUCT_TARGET = "SwitchboardClient"
-# What SwiftPM passes as -package-name for the root package: its identity, the folder's
-# name lowercased (the modules' `package` declarations are visible under it only).
-PACKAGE_NAME = os.path.basename(ROOT).lower()
+# What SwiftPM passes as -package-name for the root package (the modules' `package`
+# declarations are visible under it only): its identity, the folder's name lowercased with
+# what is not a letter or digit made `_`, as the build's own commands show it.
+def package_name():
+    try:
+        with open(os.path.join(os.path.dirname(BUILD.rstrip("/")), "debug.yaml")) as f:
+            for line in f:
+                if "-module-name\",\"SwitchboardClient\"" in line:
+                    m = re.search(r'"-package-name","([^"]+)"', line)
+                    if m:
+                        return m.group(1)
+    except OSError:
+        pass
+    return re.sub(r"[^a-z0-9]", "_", os.path.basename(ROOT).lower())
+
+
+PACKAGE_NAME = package_name()
 LINUX_ONLY_MODULES = {"Glibc", "Musl", "FoundationNetworking", "CSystemSupport", "ServerSystem"}
 LINUX_ONLY_CALLS = ["inotify_init", "inotify_init1", "inotify_add_watch", "malloc_trim", "mallopt", "malloc_usable_size",
                     "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait", "eventfd", "signalfd", "timerfd_create",
