@@ -193,12 +193,7 @@ public final class SwitchboardClient: Sendable {
     /// Starts following the server; again after `stop()`. Nothing while it already follows
     /// or is paused (`resume()` ends a pause).
     public func start() {
-        let started = state.withLock { s in
-            guard s.mode == .idle else { return false }
-            s.mode = .running
-            return true
-        }
-        if started { startLoop() }
+        if transition(from: .idle, to: .running) { startLoop() }
     }
 
     /// Stops following the server: a held request ends at once. The manifest in use stays,
@@ -211,23 +206,22 @@ public final class SwitchboardClient: Sendable {
     /// For an app going to the background: the held request ends at once (the server
     /// frees it), and nothing is asked until `resume()`.
     public func pause() async {
-        let paused = state.withLock { s in
-            guard s.mode == .running else { return false }
-            s.mode = .paused
-            return true
-        }
-        if paused { await endLoop() }
+        if transition(from: .running, to: .paused) { await endLoop() }
     }
 
     /// For an app back in the foreground: asks the server at once, whatever backoff the
     /// last failures called for, then follows it again.
     public func resume() {
-        let resumed = state.withLock { s in
-            guard s.mode == .paused else { return false }
-            s.mode = .running
+        if transition(from: .paused, to: .running) { startLoop() }
+    }
+
+    /// Moves the client from mode `from` to `to`; false when it was in another mode.
+    private func transition(from: Mode, to: Mode) -> Bool {
+        state.withLock { s in
+            guard s.mode == from else { return false }
+            s.mode = to
             return true
         }
-        if resumed { startLoop() }
     }
 
     /// Asks the server now with a conditional GET answered at once (ending a held request
