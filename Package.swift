@@ -38,12 +38,9 @@ let package = Package(
         // unsafe pointers.
         .systemLibrary(name: "CSystemSupport"),
         .target(name: "ServerSystem", dependencies: ["CSystemSupport", "SystemSupport"]),
-        // The HTTP daemon and gzip: with SystemSupport, the only home of unsafe pointers and
-        // of every Unmanaged.
-        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CZlib", "CAllocation", "SystemSupport", "ServerSystem"]),
-        // calloc from glibc's thread cache, as glibc does from 2.41: libmicrohttpd callocs
-        // every response and header it is given.
-        .target(name: "CAllocation"),
+        // The HTTP daemon and gzip: with SystemSupport and ServerSystem, the only home of
+        // unsafe pointers, and of every Unmanaged.
+        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CZlib", "SystemSupport", "ServerSystem"]),
         // The HTTP API: endpoints, manifest store and reloader, metrics.
         .target(
             name: "SwitchboardServer",
@@ -82,7 +79,7 @@ let package = Package(
         // Fixtures are read from the source tree by path, not bundled.
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Peers"]),
         .testTarget(name: "CLITests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CAllocation", "SystemSupport", "ServerSystem"]),
+        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "SystemSupport", "ServerSystem"]),
         .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "ServerSystem", "TestSupport"]),
         // The client against the real server; a child process for the kill-while-persisting test.
         .testTarget(name: "ClientTests", dependencies: ["SwitchboardClient", "SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "TestSupport",

@@ -15,9 +15,8 @@
  * a multiply-add chain (about a nanosecond each, four cycles, touching no memory): a
  * calibration point for bench-http's --reference-spin, what CPU ratio a server gets that
  * adds only that much user time to the floor.
- * Build (as .ci/bench-http does, with Switchboard's calloc, so that both servers'
- * libmicrohttpd allocate alike): cc -O2 -o ref .ci/reference-server.c
- * Sources/CAllocation/calloc.c -I Sources/CAllocation/include -lmicrohttpd; run: ref PORT [SPIN] */
+ * Build (as .ci/bench-http does): cc -O2 -o ref .ci/reference-server.c -lmicrohttpd;
+ * run: ref PORT [SPIN] */
 #include <microhttpd.h>
 #include <signal.h>
 #include <stdlib.h>

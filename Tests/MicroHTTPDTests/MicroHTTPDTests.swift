@@ -1,4 +1,3 @@
-import CAllocation
 import Foundation
 import Synchronization
 import ServerSystem
@@ -10,17 +9,6 @@ import Testing
 /// lookup, the request target's parts, gzip; and a daemon on port 0 that answers, holds
 /// and wakes a request (the servers' suites test the rest through the API).
 struct MicroHTTPDTests {
-    /// libmicrohttpd callocs every response and header: on a glibc older than 2.41 the
-    /// build brings a calloc served from the thread cache (CAllocation), which must zero
-    /// what it hands out and refuse a product that overflows.
-    @Test func callocIsThreadCachedOnAnOlderGlibcAndZeroesWhatItGives() throws {
-        let version = try #require(String(validatingCString: sb_glibc_version()))
-        let parts = version.split(separator: ".").compactMap { Int($0) }
-        let older = parts.count >= 2 && (parts[0], parts[1]) < (2, 41)
-        #expect(sb_calloc_is_thread_cached() == (older ? 1 : 0), "glibc \(version)")
-        #expect(sb_calloc_check() == 1)
-    }
-
     @Test func theDeadlineHeapGivesDeadlinesInOrderAndDropsTheDead() {
         var heap = DeadlineHeap()
         let now = ContinuousClock.now
