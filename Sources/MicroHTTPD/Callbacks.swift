@@ -139,7 +139,10 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
         socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
         context._withUnsafeGuaranteedRef { context in
             context.connectionStates.wrappingAdd(1, ordering: .relaxed)
-            context.shares.opened(share)
+            // Past its share (another thread admitted the last slot at the same moment):
+            // shut down before its request is read; libmicrohttpd then closes it and it is
+            // uncounted as any connection is.
+            if !context.shares.opened(share) { shutdown(state.head.fd, Int32(SHUT_RDWR)) }
             context.heads.opened(state.head)
         }
     } else if let state = socketContext.pointee {

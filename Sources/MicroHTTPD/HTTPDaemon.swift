@@ -278,7 +278,15 @@ final class AddressShares: Sendable {
     /// counted once libmicrohttpd has made it, ``opened(_:)``).
     func admits(_ share: Share) -> Bool { open.withLock { ($0[share] ?? 0) < limit } }
 
-    func opened(_ share: Share) { open.withLock { $0[share, default: 0] += 1 } }
+    /// Counts a connection libmicrohttpd has made; false when it takes its share past the
+    /// limit. Two threads can each admit the share's last slot before either counts it:
+    /// the one counted second is then cut off (``connectionNotified``).
+    func opened(_ share: Share) -> Bool {
+        open.withLock { counts in
+            counts[share, default: 0] += 1
+            return counts[share, default: 0] <= limit
+        }
+    }
 
     func closed(_ share: Share) {
         open.withLock { counts in
