@@ -139,9 +139,7 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
         socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
         context._withUnsafeGuaranteedRef { context in
             context.connectionStates.wrappingAdd(1, ordering: .relaxed)
-            // Past its share (another thread admitted the last slot at the same moment):
-            // shut down before its request is read; libmicrohttpd then closes it and it is
-            // uncounted as any connection is.
+            // Past its share (another thread took the last slot): shut down before any read.
             if !context.shares.opened(share) { shutdown(state.head.fd, Int32(SHUT_RDWR)) }
             context.heads.opened(state.head)
         }

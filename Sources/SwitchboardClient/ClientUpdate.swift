@@ -66,3 +66,14 @@ public struct ClientFailure: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(kind.rawValue): \(message)" }
 }
+
+/// A subscription made by ``SwitchboardClient/onUpdate(_:)``: `cancel()` ends it.
+public final class UpdateSubscription: Sendable {
+    private let end: @Sendable () -> Void
+
+    init(_ end: @escaping @Sendable () -> Void) {
+        self.end = end
+    }
+
+    public func cancel() { end() }
+}

@@ -398,14 +398,3 @@ public final class SwitchboardClient: Sendable {
         return true
     }
 }
-
-/// A subscription made by ``SwitchboardClient/onUpdate(_:)``: `cancel()` ends it.
-public final class UpdateSubscription: Sendable {
-    private let end: @Sendable () -> Void
-
-    init(_ end: @escaping @Sendable () -> Void) {
-        self.end = end
-    }
-
-    public func cancel() { end() }
-}

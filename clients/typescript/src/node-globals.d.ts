@@ -5,11 +5,6 @@
 declare module "fs" {
   export function readFileSync(path: string, encoding: "utf8"): string;
   export function writeFileSync(path: string, data: string): void;
-  export function openSync(path: string, flags: string, mode?: number): number;
-  export function writeSync(fd: number, data: string): number;
-  export function fsyncSync(fd: number): void;
-  export function closeSync(fd: number): void;
-  export function renameSync(from: string, to: string): void;
   export function unlinkSync(path: string): void;
   export function existsSync(path: string): boolean;
   export function mkdirSync(path: string, options?: { recursive?: boolean }): void;
