@@ -16,17 +16,6 @@ public enum PatternError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidCharacter(String)
     case invalidPercentEncoding
 
-    /// A stable code for diagnostics.
-    public var code: String {
-        switch self {
-        case .nestedOptional: return "nested-optional"
-        case .wildcardNotLast: return "wildcard-not-last"
-        case .duplicateParam: return "duplicate-param"
-        case .tooManyOptionalGroups: return "too-many-optionals"
-        default: return "invalid-pattern"
-        }
-    }
-
     public var description: String {
         switch self {
         case .empty: return "pattern is empty"

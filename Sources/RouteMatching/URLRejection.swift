@@ -1,5 +1,6 @@
-/// Why a URL was refused outright (status `rejected`, SPEC §2 step 1).
-public enum URLRejection: String, Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a URL was refused outright (status `rejected`): each reason's text is the result's
+/// `reason`, and docs/manifest.md lists every one (a test holds the doc to `allCases`).
+public enum URLRejection: String, Error, Sendable, Equatable, CaseIterable, CustomStringConvertible {
     case tooLong = "longer than 8192 bytes"
     case controlCharacter = "control character"
     case whitespace = "whitespace"

@@ -116,6 +116,7 @@ public final class SwitchboardServer: Sendable {
         }
         let m = store.current.compiled.manifest
         logger.notice("serving on \(configuration.host):\(port)", metadata: [
+            "switchboard": "\(SwitchboardVersion.current)",
             "path": "\(configuration.manifestPath)", "version": "\(m.version)", "routes": "\(m.routes.count)",
             "etag": "\(store.current.compiled.etag)", "host": "\(configuration.host)", "port": "\(port)",
             "descriptors": "\(limit.descriptors)", "connections": "\(http.connectionLimit)",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Switchboard
 
 @main
 struct SwitchboardCommand: ParsableCommand {
@@ -7,6 +8,7 @@ struct SwitchboardCommand: ParsableCommand {
         commandName: "switchboard",
         abstract: "Resolve app URLs to screens from a route manifest.",
         discussion: "Exit status: 0 success, 1 checks failed, 2 usage or unreadable input.",
+        version: SwitchboardVersion.current,
         subcommands: [ServeCommand.self, CheckCommand.self, ResolveCommand.self, ValidateCommand.self, RoutesCommand.self, ExportCommand.self,
                       ImportCommand.self, DiffCommand.self, CasesCommand.self],
         defaultSubcommand: ServeCommand.self

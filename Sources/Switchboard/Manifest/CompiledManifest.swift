@@ -49,7 +49,7 @@ public final class CompiledManifest: Sendable {
         do {
             (document, map) = try JSONParser.parseWithSourceMap(bytes)
         } catch {
-            throw ManifestError(diagnostics: [ManifestDiagnostic(code: "invalid-json", pointer: "", message: error.description,
+            throw ManifestError(diagnostics: [ManifestDiagnostic(code: .invalidJson, pointer: "", message: error.description,
                                                                  position: SourceMap.position(ofByte: error.offset, in: bytes))])
         }
         try self.init(document: document, sourceMap: map)

@@ -18,7 +18,7 @@ extension ManifestDecoder {
                     }
                 }
             } else {
-                error("type-mismatch", pointer(), "\"params\" must be an object of param names to declarations")
+                error(.typeMismatch, pointer(), "\"params\" must be an object of param names to declarations")
             }
         }
         return declared
@@ -26,7 +26,7 @@ extension ManifestDecoder {
 
     private mutating func decodeParam(_ name: String, _ value: JSONValue, _ pointer: @autoclosure () -> JSONPointer, requiredByDefault: Bool) -> ParamDeclaration? {
         guard let members = value.objectMembers else {
-            error("type-mismatch", pointer(), "a param declaration is an object such as {\"type\": \"int\"}")
+            error(.typeMismatch, pointer(), "a param declaration is an object such as {\"type\": \"int\"}")
             return nil
         }
         checkKeys(members, pointer(), known: Self.paramKeys)
@@ -39,38 +39,38 @@ extension ManifestDecoder {
         case .string("enum")?:
             guard let items = value["values"]?.arrayValue, !items.isEmpty,
                   let values = Optional(items.compactMap(\.stringValue)), values.count == items.count else {
-                error("invalid-param", pointer().appending("values"), "an enum param needs \"values\": a non-empty array of strings")
+                error(.invalidParam, pointer().appending("values"), "an enum param needs \"values\": a non-empty array of strings")
                 return nil
             }
             type = .enumeration(values)
         case .string("regex")?:
             guard let source = value["pattern"]?.stringValue, !source.isEmpty else {
-                error("invalid-param", pointer().appending("pattern"), "a regex param needs \"pattern\": the regex the whole value must match")
+                error(.invalidParam, pointer().appending("pattern"), "a regex param needs \"pattern\": the regex the whole value must match")
                 return nil
             }
             do {
                 type = .regex(try SafeRegex(source))
             } catch {
-                let code: String
+                let code: DiagnosticCode
                 switch error {
-                case .unsafe, .tooLarge: code = "unsafe-regex"
-                case .unsupported: code = "unsafe-regex"
-                case .syntax: code = "invalid-regex"
+                case .unsafe, .tooLarge: code = .unsafeRegex
+                case .unsupported: code = .unsafeRegex
+                case .syntax: code = .invalidRegex
                 }
                 self.error(code, pointer().appending("pattern"), "\"\(source)\": \(error)")
                 return nil
             }
         case let other?:
-            error("unknown-type", pointer().appending("type"), "unknown param type \(Self.show(other)); use string, int, uuid, slug, enum or regex")
+            error(.unknownType, pointer().appending("type"), "unknown param type \(Self.show(other)); use string, int, uuid, slug, enum or regex")
             return nil
         }
         if value["values"] != nil, case .enumeration = type {} else if value["values"] != nil {
-            warning("unknown-field", pointer().appending("values"), "\"values\" applies to enum params only")
+            warning(.unknownField, pointer().appending("values"), "\"values\" applies to enum params only")
         }
         let required = bool(value["required"], pointer().appending("required")) ?? requiredByDefault
         let defaultValue = value["default"]?.sortingKeys()
         if let defaultValue, !Self.defaultFits(defaultValue, type) {
-            error("invalid-default", pointer().appending("default"), "default \(Self.show(defaultValue)) is not a valid \(type)")
+            error(.invalidDefault, pointer().appending("default"), "default \(Self.show(defaultValue)) is not a valid \(type)")
         }
         return ParamDeclaration(name: name, type: type, required: required, defaultValue: defaultValue)
     }

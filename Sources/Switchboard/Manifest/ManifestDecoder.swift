@@ -15,18 +15,18 @@ struct ManifestDecoder {
     /// Host keys listed at the top level, for checking routes' `hosts`.
     private(set) var hostKeys: [String] = []
 
-    mutating func error(_ code: String, _ pointer: JSONPointer, _ message: String) {
+    mutating func error(_ code: DiagnosticCode, _ pointer: JSONPointer, _ message: String) {
         diagnostics.append(ManifestDiagnostic(code: code, pointer: pointer.description, message: message))
     }
 
-    mutating func warning(_ code: String, _ pointer: JSONPointer, _ message: String) {
+    mutating func warning(_ code: DiagnosticCode, _ pointer: JSONPointer, _ message: String) {
         diagnostics.append(ManifestDiagnostic(.warning, code: code, pointer: pointer.description, message: message))
     }
 
     mutating func decode(_ document: JSONValue) -> Manifest? {
         let root = JSONPointer.root
         guard let members = document.objectMembers else {
-            error("type-mismatch", root, "the manifest must be a JSON object, not \(document.kindDescription)")
+            error(.typeMismatch, root, "the manifest must be a JSON object, not \(document.kindDescription)")
             return nil
         }
         checkKeys(members, root, known: ["version", "updatedAt", "hosts", "schemes", "caseSensitive", "fallback",
@@ -34,8 +34,8 @@ struct ManifestDecoder {
         var version: Int64 = 1
         switch document["version"] {
         case .integer(let v)? where v >= 1: version = v
-        case nil: error("missing-field", root.appending("version"), "\"version\" is required: an integer >= 1")
-        case let other?: error("invalid-value", root.appending("version"), "\"version\" must be an integer >= 1, not \(Self.show(other))")
+        case nil: error(.missingField, root.appending("version"), "\"version\" is required: an integer >= 1")
+        case let other?: error(.invalidValue, root.appending("version"), "\"version\" must be an integer >= 1, not \(Self.show(other))")
         }
         var updatedAt: String? = nil
         var updatedAtEpoch: Int64? = nil
@@ -44,14 +44,14 @@ struct ManifestDecoder {
                 updatedAt = text
                 updatedAtEpoch = epoch
             } else {
-                error("invalid-value", root.appending("updatedAt"), "\"updatedAt\" must be an RFC 3339 time such as \"2026-11-20T10:00:00Z\"")
+                error(.invalidValue, root.appending("updatedAt"), "\"updatedAt\" must be an RFC 3339 time such as \"2026-11-20T10:00:00Z\"")
             }
         }
         let hosts = stringList(document["hosts"], root.appending("hosts")) ?? []
         for (i, host) in hosts.enumerated() {
             switch HostName.key(listed: host) {
             case .success(let key): hostKeys.append(key)
-            case .failure(let reason): error("invalid-host", root.appending("hosts").appending(i), "\"\(host)\" is not a valid host (\(reason))")
+            case .failure(let reason): error(.invalidHost, root.appending("hosts").appending(i), "\"\(host)\" is not a valid host (\(reason))")
             }
         }
         let schemes = stringList(document["schemes"], root.appending("schemes")) ?? []
@@ -59,9 +59,9 @@ struct ManifestDecoder {
             let lower = scheme.lowercased()
             let pointer = root.appending("schemes").appending(i)
             if lower == "http" || lower == "https" || URLScope.unsafeSchemes.contains(lower) {
-                error("invalid-scheme", pointer, "\"\(scheme)\" cannot be an app scheme: list web hosts under \"hosts\"; unsafe schemes are never followed")
+                error(.invalidScheme, pointer, "\"\(scheme)\" cannot be an app scheme: list web hosts under \"hosts\"; unsafe schemes are never followed")
             } else if URLScope.schemeEnd(Array((scheme + ":").utf8)) != scheme.utf8.count {
-                error("invalid-scheme", pointer, "\"\(scheme)\" is not a URL scheme (a letter, then letters, digits, '+', '-' or '.')")
+                error(.invalidScheme, pointer, "\"\(scheme)\" is not a URL scheme (a letter, then letters, digits, '+', '-' or '.')")
             }
         }
         let caseSensitive = bool(document["caseSensitive"], root.appending("caseSensitive")) ?? false
@@ -70,18 +70,18 @@ struct ManifestDecoder {
         let routesPointer = root.appending("routes")
         switch document["routes"] {
         case .array(let items)?:
-            if items.isEmpty { error("empty-routes", routesPointer, "\"routes\" must hold at least one route") }
+            if items.isEmpty { error(.emptyRoutes, routesPointer, "\"routes\" must hold at least one route") }
             if items.count > Self.maxRoutes {
-                error("too-many-routes", routesPointer, "\(items.count) routes; at most \(Self.maxRoutes) are accepted")
+                error(.tooManyRoutes, routesPointer, "\(items.count) routes; at most \(Self.maxRoutes) are accepted")
             } else if let (count, largest) = Self.expansionCount(items), count > Self.maxExpansions {
                 // Counted on the text, before any pattern is parsed or expanded.
-                error("too-many-expansions", routesPointer,
+                error(.tooManyExpansions, routesPointer,
                       "the routes expand to \(count) patterns (each optional group doubles a pattern's; /routes/\(largest) has the most); at most \(Self.maxExpansions) are accepted")
             } else {
                 routes = decodeRoutes(items, routesPointer)
             }
-        case nil: error("missing-field", routesPointer, "\"routes\" is required: an array of routes")
-        case let other?: error("type-mismatch", routesPointer, "\"routes\" must be an array, not \(other.kindDescription)")
+        case nil: error(.missingField, routesPointer, "\"routes\" is required: an array of routes")
+        case let other?: error(.typeMismatch, routesPointer, "\"routes\" must be an array, not \(other.kindDescription)")
         }
         checkEchoShape(document["features"], root.appending("features"), member: "value", isBoolean: true)
         checkEchoShape(document["messages"], root.appending("messages"), member: "content", isBoolean: false)
@@ -157,7 +157,7 @@ struct ManifestDecoder {
         guard let value else { return }
         let example = isBoolean ? "[{\"name\": \"ipad_vir\", \"value\": false}]" : "[{\"name\": \"LiveAuctionsCurrentWebSocketVersion\", \"content\": \"3\"}]"
         guard let items = value.arrayValue else {
-            warning("echo-shape", pointer, "served as written, but Echo's clients read an array such as \(example), not \(value.kindDescription)")
+            warning(.echoShape, pointer, "served as written, but Echo's clients read an array such as \(example), not \(value.kindDescription)")
             return
         }
         for (i, item) in items.enumerated() {
@@ -168,7 +168,7 @@ struct ManifestDecoder {
             default: fits = false
             }
             if !fits {
-                warning("echo-shape", pointer.appending(i), "served as written, but Echo's clients read items such as \(example)")
+                warning(.echoShape, pointer.appending(i), "served as written, but Echo's clients read items such as \(example)")
             }
         }
     }
@@ -176,7 +176,7 @@ struct ManifestDecoder {
     private mutating func decodeFallback(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer) -> Fallback {
         guard let value else { return .default }
         guard let members = value.objectMembers else {
-            error("type-mismatch", pointer(), "\"fallback\" must be an object such as {\"destination\": \"WebView\", \"presentation\": \"web\"}")
+            error(.typeMismatch, pointer(), "\"fallback\" must be an object such as {\"destination\": \"WebView\", \"presentation\": \"web\"}")
             return .default
         }
         checkKeys(members, pointer(), known: ["destination", "presentation"])
@@ -189,32 +189,32 @@ struct ManifestDecoder {
         switch value {
         case .string(let name):
             guard let style = Presentation.Style(rawValue: name) else {
-                error("unknown-style", pointer(), "unknown presentation style \"\(name)\"; use one of \(Self.styleList)")
+                error(.unknownStyle, pointer(), "unknown presentation style \"\(name)\"; use one of \(Self.styleList)")
                 return nil
             }
             if style == .tab {
-                error("missing-tab", pointer(), "style \"tab\" needs the tab to switch to: {\"style\": \"tab\", \"tab\": \"home\"}")
+                error(.missingTab, pointer(), "style \"tab\" needs the tab to switch to: {\"style\": \"tab\", \"tab\": \"home\"}")
             }
             return Presentation(style: style)
         case .object(let members):
             guard let styleValue = value["style"] else {
-                error("missing-field", pointer().appending("style"), "a presentation object needs \"style\"")
+                error(.missingField, pointer().appending("style"), "a presentation object needs \"style\"")
                 return nil
             }
             guard let name = styleValue.stringValue, let style = Presentation.Style(rawValue: name) else {
-                error("unknown-style", pointer().appending("style"), "unknown presentation style \(Self.show(styleValue)); use one of \(Self.styleList)")
+                error(.unknownStyle, pointer().appending("style"), "unknown presentation style \(Self.show(styleValue)); use one of \(Self.styleList)")
                 return nil
             }
             if style == .tab {
                 switch value["tab"] {
                 case .string(let tab)? where !tab.isEmpty: break
-                case nil: error("missing-tab", pointer(), "style \"tab\" needs \"tab\": the tab to switch to")
-                default: error("invalid-value", pointer().appending("tab"), "\"tab\" must be a non-empty string")
+                case nil: error(.missingTab, pointer(), "style \"tab\" needs \"tab\": the tab to switch to")
+                default: error(.invalidValue, pointer().appending("tab"), "\"tab\" must be a non-empty string")
                 }
             }
             return Presentation(style: style, options: Self.inKeyOrder(members.filter { $0.key != "style" }))
         default:
-            error("type-mismatch", pointer(), "a presentation is a style name or an object with \"style\", not \(value.kindDescription)")
+            error(.typeMismatch, pointer(), "a presentation is a style name or an object with \"style\", not \(value.kindDescription)")
             return nil
         }
     }
@@ -241,13 +241,13 @@ struct ManifestDecoder {
 
     /// The warning for a member no field of its object reads.
     mutating func unknownField(_ key: String, _ object: JSONPointer) {
-        warning("unknown-field", object.appending(key), "unknown field \"\(key)\" is ignored")
+        warning(.unknownField, object.appending(key), "unknown field \"\(key)\" is ignored")
     }
 
     mutating func string(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, nonEmpty: Bool = true) -> String? {
         guard let value else { return nil }
         guard let s = value.stringValue, !nonEmpty || !s.isEmpty else {
-            error("type-mismatch", pointer(), "expected a non-empty string, not \(Self.show(value))")
+            error(.typeMismatch, pointer(), "expected a non-empty string, not \(Self.show(value))")
             return nil
         }
         return s
@@ -256,7 +256,7 @@ struct ManifestDecoder {
     mutating func bool(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer) -> Bool? {
         guard let value else { return nil }
         guard case .bool(let b) = value else {
-            error("type-mismatch", pointer(), "expected true or false, not \(Self.show(value))")
+            error(.typeMismatch, pointer(), "expected true or false, not \(Self.show(value))")
             return nil
         }
         return b
@@ -267,7 +267,7 @@ struct ManifestDecoder {
         guard let value else { return nil }
         if allowSingle, let s = value.stringValue { return [s] }
         guard let items = value.arrayValue else {
-            error("type-mismatch", pointer(), "expected an array of strings, not \(value.kindDescription)")
+            error(.typeMismatch, pointer(), "expected an array of strings, not \(value.kindDescription)")
             return nil
         }
         var out: [String] = []

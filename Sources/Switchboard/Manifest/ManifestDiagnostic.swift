@@ -14,10 +14,10 @@ public struct ManifestDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// Where the pointer's value is in the file, when the manifest came from bytes.
     public var position: SourcePosition?
 
-    public init(_ severity: Severity = .error, code: String, pointer: String, message: String,
+    public init(_ severity: Severity = .error, code: DiagnosticCode, pointer: String, message: String,
                 position: SourcePosition? = nil) {
         self.severity = severity
-        self.code = code
+        self.code = code.rawValue
         self.pointer = pointer
         self.message = message
         self.position = position

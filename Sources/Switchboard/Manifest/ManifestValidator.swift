@@ -39,7 +39,7 @@ struct ManifestValidator {
             // Its candidates: each expansion, once per host it is restricted to.
             guard count.shadowed == expansions * (route.hosts?.count ?? 1) else { continue }
             let pattern = "/routes/\(route.index)/" + (route.patternsAsList ? "patterns/\(key.pattern)" : "pattern")
-            diagnostics.append(ManifestDiagnostic(code: "never-wins", pointer: pattern,
+            diagnostics.append(ManifestDiagnostic(code: .neverWins, pointer: pattern,
                 message: "route \"\(route.name)\" (\(route.patterns[key.pattern].text)) can never win: "
                     + (expansions > 1 ? "each of its \(expansions) expansions is taken by a route tried before it: " : "")
                     + count.by))
@@ -74,7 +74,7 @@ struct ManifestValidator {
             // One hash per name: a duplicate (rare) puts the first one back.
             if let earlier = first.updateValue(route.index, forKey: route.name) {
                 first[route.name] = earlier
-                diagnostics.append(ManifestDiagnostic(code: "duplicate-name", pointer: "/routes/\(route.index)/name",
+                diagnostics.append(ManifestDiagnostic(code: .duplicateName, pointer: "/routes/\(route.index)/name",
                     message: "route name \"\(route.name)\" is already used by /routes/\(earlier); names must be unique"))
             }
         }
@@ -143,19 +143,19 @@ struct ManifestValidator {
                 let identical = covers(a, b) && covers(b, a)
                 if a.route == b.route {
                     if identical {
-                        report(b, code: "duplicate", "route \(label(b)) lists the same pattern twice; remove one alias")
+                        report(b, code: .duplicate, "route \(label(b)) lists the same pattern twice; remove one alias")
                     }
                 } else if samePriority && identical {
-                    report(b, code: "duplicate", "routes \(label(a)) and \(label(b)) have the same pattern and priority: \"\(b.name)\" is a duplicate that can never be reached; remove one or give them different params")
+                    report(b, code: .duplicate, "routes \(label(a)) and \(label(b)) have the same pattern and priority: \"\(b.name)\" is a duplicate that can never be reached; remove one or give them different params")
                 } else if samePriority {
-                    report(b, code: "ambiguous", "routes \(label(a)) and \(label(b)) can both match the same URL with the same shape and priority \(a.priority); give one a higher \"priority\" or make their param types disjoint")
+                    report(b, code: .ambiguous, "routes \(label(a)) and \(label(b)) can both match the same URL with the same shape and priority \(a.priority); give one a higher \"priority\" or make their param types disjoint")
                 }
             }
         }
     }
 
-    private mutating func report(_ candidate: RouteCandidate, code: String, _ message: String) {
-        guard reportedPairs.insert(code + "\u{0}" + message).inserted else { return }
+    private mutating func report(_ candidate: RouteCandidate, code: DiagnosticCode, _ message: String) {
+        guard reportedPairs.insert(code.rawValue + "\u{0}" + message).inserted else { return }
         diagnostics.append(ManifestDiagnostic(code: code, pointer: pointer(candidate), message: message))
     }
 
@@ -207,13 +207,13 @@ struct ManifestValidator {
             found[i] = reached
             let pointer = "/routes/\(route.index)/redirect"
             if reached.isEmpty {
-                diagnostics.append(ManifestDiagnostic(code: "redirect-target", pointer: pointer,
+                diagnostics.append(ManifestDiagnostic(code: .redirectTarget, pointer: pointer,
                     message: "redirect \"\(route.redirect!.text)\" matches no route of the manifest"))
             } else if !stranded.isEmpty {
                 // The target exists, restricted to some hosts: elsewhere the redirect ends
                 // at the fallback. Worth knowing, not a reason to refuse the manifest.
                 let names = stranded.map { $0 ?? "URLs without a host (paths and app schemes)" }
-                diagnostics.append(ManifestDiagnostic(.warning, code: "redirect-target-hosts", pointer: pointer,
+                diagnostics.append(ManifestDiagnostic(.warning, code: .redirectTargetHosts, pointer: pointer,
                     message: "redirect \"\(route.redirect!.text)\" lands on a route restricted to other hosts; on \(names.joined(separator: ", ")) it ends at the fallback"))
             }
             edges[i] = reached.filter { manifest.routes[$0].redirect != nil }

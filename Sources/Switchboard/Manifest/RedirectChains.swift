@@ -122,7 +122,7 @@ struct RedirectChains {
             }
         }
         if finding.exhausted, let first = starts.first {
-            finding.diagnostics.append(ManifestDiagnostic(.warning, code: "redirect-chain",
+            finding.diagnostics.append(ManifestDiagnostic(.warning, code: .redirectChain,
                 pointer: "/routes/\(manifest.routes[first].index)/redirect",
                 message: "the redirects of \(starts.count) routes may lead to each other; \(Self.maxSteps) steps of their URLs were followed and the rest were not: a URL whose redirects do not end there ends at the fallback after \(CompiledManifest.maxRedirects) hops"))
         }
@@ -222,7 +222,7 @@ struct RedirectChains {
             finding.steps += 1
             guard case .redirect(let route, let next) = world.step(host: host, path) else {
                 if chain.count > CompiledManifest.maxRedirects && finding.reportedChains.insert(origin).inserted {
-                    finding.diagnostics.append(ManifestDiagnostic(.warning, code: "redirect-chain",
+                    finding.diagnostics.append(ManifestDiagnostic(.warning, code: .redirectChain,
                         pointer: "/routes/\(manifest.routes[origin].index)/redirect",
                         message: "redirects from \(Self.display(start, host)) take \(chain.count) hops, more than the \(CompiledManifest.maxRedirects) a resolution follows: such a URL ends at the fallback"))
                 }
@@ -268,7 +268,7 @@ struct RedirectChains {
         let message = repeated
             ? "redirects form a cycle: \(names): \(paths.joined(separator: " -> ")) comes back to a URL it visited"
             : "redirects never end: \(names) applies again to a URL at least as long: \(paths.joined(separator: " -> ")) -> ..."
-        finding.diagnostics.append(ManifestDiagnostic(code: "redirect-cycle",
+        finding.diagnostics.append(ManifestDiagnostic(code: .redirectCycle,
             pointer: "/routes/\(manifest.routes[rotated[0].route].index)/redirect", message: message))
     }
 
