@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "RouteMatchingTests", dependencies: ["RouteMatching", "TestSupport"]),
         // Fixtures are read from the source tree by path, not bundled.
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Peers"]),
-        .testTarget(name: "CLITests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["Switchboard", "RouteMatching", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "SystemSupport", "ServerSystem"]),
         .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "ServerSystem", "TestSupport"]),
         // The client against the real server; a child process for the kill-while-persisting test.

@@ -1,4 +1,4 @@
-/// A URL the app owns, normalized and split (SPEC §2 step 2).
+/// A URL the app owns, normalized and split (docs/manifest.md).
 public struct InternalURL: Sendable, Equatable {
     /// The normalized host key (`artsy.net`, `localhost:8080`), or nil for a path-only or
     /// app-scheme URL: host-restricted routes never apply to those.
@@ -69,7 +69,7 @@ public struct InternalURL: Sendable, Equatable {
     }
 }
 
-/// What a URL is to the app (SPEC §2 step 1).
+/// What a URL is to the app (docs/manifest.md).
 public enum ClassifiedURL: Sendable, Equatable {
     case `internal`(InternalURL)
     case external

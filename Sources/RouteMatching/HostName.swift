@@ -1,4 +1,4 @@
-/// Host normalization shared by URLs and the manifest's `hosts` list (SPEC appendix,
+/// Host normalization shared by URLs and the manifest's `hosts` list (docs/manifest.md,
 /// "Hosts"): lowercase, one `www.` and trailing dots stripped, IDNA for non-ASCII,
 /// IPv6 literals bracketed, default ports dropped, other ports kept as numbers.
 public enum HostName {

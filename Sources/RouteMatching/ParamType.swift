@@ -1,4 +1,4 @@
-/// The declared type of a param (SPEC §1 `params`). Every type but `string` is
+/// The declared type of a param (docs/manifest.md `params`). Every type but `string` is
 /// "typed" and ranks above `string` in precedence.
 public enum ParamType: Sendable, Hashable, CustomStringConvertible {
     case string
@@ -113,7 +113,7 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
         ASCIISet.slug.contains(b)
     }
 
-    /// Whether no value is of both types (SPEC §1: typed params overlap unless provably
+    /// Whether no value is of both types (docs/manifest.md: typed params overlap unless provably
     /// disjoint; a regex overlaps every other typed param).
     public func isDisjoint(from other: ParamType) -> Bool {
         switch (self, other) {

@@ -1,4 +1,4 @@
-/// Percent-decoding on UTF-8 bytes, exactly once, as SPEC §2 requires.
+/// Percent-decoding on UTF-8 bytes, exactly once, as docs/manifest.md requires.
 package enum PercentDecoding {
     /// The value of an ASCII hex digit, or nil.
     @inline(__always)

@@ -61,7 +61,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Ordered by the groups kept, compared as lists of group indices, a list before its
     /// own prefixes: `(/a)(/b)` gives `[a, b]`, `[a]`, `[b]`, `[]`. So among expansions of
-    /// the same shape the one keeping the earlier groups comes first and wins (SPEC §1),
+    /// the same shape the one keeping the earlier groups comes first and wins (docs/manifest.md),
     /// and the first expansion whose params are all bound is the fullest such.
     public let expansions: [[PatternSegment]]
 

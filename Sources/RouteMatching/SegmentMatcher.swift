@@ -22,7 +22,7 @@ public enum SegmentMatcher: Sendable, Hashable {
         }
     }
 
-    /// The precedence rank of the segment kind: lower wins (SPEC §1 "Precedence").
+    /// The precedence rank of the segment kind: lower wins (docs/manifest.md "Precedence").
     public var rank: Int {
         switch self {
         case .literal: return 0

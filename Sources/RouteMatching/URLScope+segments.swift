@@ -1,5 +1,5 @@
 extension URLScope {
-    // MARK: - Path normalization: a path's bytes into segments (SPEC §2)
+    // MARK: - Path normalization: a path's bytes into segments (docs/manifest.md)
 
     /// RFC 3986 5.2.4 dot-segment removal on raw segments (`%2E` reads as `.`), empty
     /// segments dropped, each remaining segment decoded once. One pass: a segment is

@@ -1,5 +1,5 @@
 /// Which URLs belong to the app: its hosts and its own schemes. Classifies and
-/// normalizes URL bytes per SPEC §2, without Foundation's `URL` (which disagrees with
+/// normalizes URL bytes per docs/manifest.md, without Foundation's `URL` (which disagrees with
 /// browsers about hosts and decodes `%2F` in paths).
 ///
 /// ```swift

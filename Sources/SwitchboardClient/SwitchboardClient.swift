@@ -3,7 +3,7 @@ import Logging
 import Switchboard
 import SystemSupport
 
-/// The app and backend half of the routing update system (SPEC §6): resolves URLs
+/// The app and backend half of the routing update system (docs/clients.md): resolves URLs
 /// offline with the same engine as the server, and keeps its manifest current.
 ///
 /// It starts from the last good manifest it persisted, else from the bundled copy it is

@@ -3,7 +3,7 @@ import MicroHTTPD
 import Synchronization
 import SystemSupport
 
-/// What one request may ask of the server (`serve`'s options; SPEC §3): the size of a
+/// What one request may ask of the server (`serve`'s options; docs/http-api.md): the size of a
 /// batch and of its answer, and how many expensive requests (batches, `explain=near`,
 /// validation) may be in progress at once.
 public struct RequestLimits: Sendable, Equatable {

@@ -3,7 +3,7 @@ import MicroHTTPD
 import Switchboard
 import SystemSupport
 
-/// The manifest in service and those waiting for the next one (SPEC §6, the server's
+/// The manifest in service and those waiting for the next one (docs/http-api.md, the server's
 /// half): conditional GETs held until another manifest is in service (`Prefer: wait=N`)
 /// and Server-Sent Event streams.
 ///

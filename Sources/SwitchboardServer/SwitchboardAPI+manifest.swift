@@ -24,7 +24,7 @@ extension SwitchboardAPI {
         let gzip = Self.acceptsGzip(request.headerBytes(.acceptEncoding))
         if let ifNoneMatch = request.headerBytes(.ifNoneMatch) {
             if Self.matches(ifNoneMatch, etag) {
-                // SPEC §6: a blocking poll, held until another manifest is in service.
+                // docs/http-api.md: a blocking poll, held until another manifest is in service.
                 if let wait = LivePolling.preferredWait(request.header(.prefer)) {
                     let metrics = self.metrics, method = request.methodKind
                     if let held = store.live.hold(seen: served, echo: echo, gzip: gzip, wait: wait, answered: { status in

@@ -5,7 +5,7 @@ import Switchboard
 import ServerSystem
 import SystemSupport
 
-/// The HTTP API of SPEC §3: routes each request to its endpoint, answers from the
+/// The HTTP API of docs/http-api.md: routes each request to its endpoint, answers from the
 /// manifest in service, and counts it.
 final class SwitchboardAPI: HTTPHandler {
     /// Request headers the endpoints read, each read by its place in ``requestHeaders``

@@ -92,7 +92,7 @@ struct ConformanceCommand: ParsableCommand {
         discussion: """
             One JSON document: the contract version, the manifest, and cases of {url, context, expect} with the full \
             result JSON of GET /v1/resolve (every expansion of every route with fitting and failing values, hosts, \
-            schemes, the contexts that change a result, hostile URLs). docs/client.md describes the format.
+            schemes, the contexts that change a result, hostile URLs). docs/clients.md describes the format.
             """
     )
 

@@ -14,7 +14,7 @@ struct SwitchboardCommand: ParsableCommand {
         defaultSubcommand: ServeCommand.self
     )
 
-    /// Runs the command, mapping argument errors to exit status 2 (SPEC §5) instead of
+    /// Runs the command, mapping argument errors to exit status 2 (docs/pipelines.md) instead of
     /// ArgumentParser's 64.
     static func main() {
         do {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The conformance vectors' format has a JSON Schema in the repository
-/// (`docs/conformance.schema.json`, SPEC §6.4): documents the CLI exports from real and
+/// (`docs/conformance.schema.json`, docs/clients.md): documents the CLI exports from real and
 /// fixture tables validate against it, and one that breaks its rules does not.
 struct ConformanceSchemaTests {
     static let validator = """

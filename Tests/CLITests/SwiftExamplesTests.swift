@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The Swift examples of the README and docs/client.md compile against the built
+/// The Swift examples of the README and docs/clients.md compile against the built
 /// `SwitchboardClient` with `import SwitchboardClient` (and Foundation) alone: each block is
 /// type-checked as a file of its own with the toolchain's `swiftc`.
 struct SwiftExamplesTests {
@@ -20,7 +20,7 @@ struct SwiftExamplesTests {
         return blocks
     }
 
-    @Test(arguments: ["README.md", "docs/client.md"])
+    @Test(arguments: ["README.md", "docs/clients.md"])
     func theSwiftExamplesCompile(_ file: String) throws {
         let swiftc = try Subprocess.tool("swiftc", package: "the Swift toolchain")
         let examples = try Self.blocks(file)

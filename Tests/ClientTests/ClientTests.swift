@@ -7,7 +7,7 @@ import SwitchboardServer
 import Testing
 import TestSupport
 
-/// SwitchboardClient against the real server over real sockets (SPEC §6, client).
+/// SwitchboardClient against the real server over real sockets (docs/clients.md).
 @Suite(.serialized)
 struct ClientTests {
     /// Quick retries so that a failure and its recovery take well under a second.

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// `switchboard export conformance` run as a process, and the project's own client and
-/// server proved against what it writes, byte for byte (SPEC §6).
+/// server proved against what it writes, byte for byte (docs/clients.md).
 @Suite(.serialized)
 struct ConformanceVectorTests {
     struct Vectors {

@@ -3,7 +3,7 @@ import Switchboard
 import Testing
 import TestSupport
 
-/// SPEC §5 end to end: a table whose destinations hold every character the cases format
+/// docs/pipelines.md end to end: a table whose destinations hold every character the cases format
 /// gives a meaning to, and any Unicode; `switchboard cases` writes its snapshot, and
 /// `validate` reads it back and passes it, locally, with `--server`, and as
 /// `POST /v1/validate`; hand-written URLs with spaces and arrows likewise.

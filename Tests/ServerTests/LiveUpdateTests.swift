@@ -5,7 +5,7 @@ import TestSupport
 import SystemSupport
 import Switchboard
 
-/// SPEC §6, the server's half, over real sockets: conditional GETs held by
+/// docs/http-api.md, the server's half, over real sockets: conditional GETs held by
 /// `Prefer: wait=N` until a reload (an atomic rename of the file) or their timeout, and
 /// the `/v1/events` stream.
 @Suite(.serialized)

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Runs the README's `console runnable` blocks: each `$ command` in a shell, in a folder
-/// holding a copy of `Config/`, with `switchboard` on the PATH and a server of the bundled
-/// manifest standing in for 127.0.0.1:8080; its output must be what the README shows
-/// (`Date` headers left out, as the README says).
+/// Runs the `console runnable` blocks of the README and of `docs/`: each `$ command` in a
+/// shell, in a folder holding a copy of `Config/`, with `switchboard` on the PATH and a
+/// server of the bundled manifest standing in for 127.0.0.1:8080; its output must be what
+/// the document shows (`Date` headers left out, as the README says).
 @Suite(.serialized)
 struct ReadmeTests {
     struct Step {
@@ -13,8 +13,11 @@ struct ReadmeTests {
         let expected: String
     }
 
-    static func blocks() throws -> [[Step]] {
-        let readme = try String(contentsOf: Manifests.root.appendingPathComponent("README.md"), encoding: .utf8)
+    static let documents: [String] = ["README.md"] + ((try? FileManager.default.contentsOfDirectory(
+        atPath: Manifests.root.appendingPathComponent("docs").path)) ?? []).filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+
+    static func blocks(_ document: String) throws -> [[Step]] {
+        let readme = try String(contentsOf: Manifests.root.appendingPathComponent(document), encoding: .utf8)
         var blocks: [[Step]] = []
         var current: [Step]? = nil
         var command: String? = nil
@@ -43,9 +46,15 @@ struct ReadmeTests {
         return blocks
     }
 
-    @Test func runnableBlocksPrintWhatTheREADMEShows() throws {
-        let blocks = try Self.blocks()
-        #expect(blocks.count >= 2)
+    @Test func theREADMEAndThePipelinesGuideHaveRunnableBlocks() throws {
+        #expect(try Self.blocks("README.md").count >= 2)
+        #expect(try Self.blocks("docs/pipelines.md").count >= 1)
+    }
+
+    @Test(arguments: documents)
+    func runnableBlocksPrintWhatTheDocumentShows(_ document: String) throws {
+        let blocks = try Self.blocks(document)
+        guard !blocks.isEmpty else { return }
         _ = try Subprocess.tool("curl", package: "curl")
         let served = try ServeProcessTests.Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path])
         defer { _ = served.stop() }
@@ -62,7 +71,7 @@ struct ReadmeTests {
                     .replacingOccurrences(of: "\r\n", with: "\n")
                     .components(separatedBy: "\n").filter { !$0.hasPrefix("Date: ") }.joined(separator: "\n")
                     .trimmingCharacters(in: .newlines)
-                #expect(actual == step.expected.trimmingCharacters(in: .newlines), "$ \(step.command)")
+                #expect(actual == step.expected.trimmingCharacters(in: .newlines), "\(document): $ \(step.command)")
             }
         }
     }

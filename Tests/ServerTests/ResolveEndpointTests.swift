@@ -43,7 +43,7 @@ final class ResolveEndpointTests {
         // The url value is decoded as it is read: `+` is a space, an encoded `&` stays in
         // it, the item ends at a raw `&`; every other item is still checked, before and
         // after it, even one with an empty key.
-        // (A raw space in the URL it gives is then refused, as SPEC §2 says.)
+        // (A raw space in the URL it gives is then refused, as docs/manifest.md says.)
         let spaced = try RawHTTP.get("/v1/resolve?url=/search%3Fq%3Dandy+warhol%26entity%3Dartist&explain=0", port: server.port).json()
         #expect(spaced["url"] as? String == "/search?q=andy warhol&entity=artist")
         #expect(spaced["reason"] as? String == "whitespace")

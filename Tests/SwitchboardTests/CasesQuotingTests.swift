@@ -2,7 +2,7 @@ import Switchboard
 import Testing
 import TestSupport
 
-/// SPEC §5: what `cases` writes, `validate` reads back. Every URL and destination, any
+/// docs/pipelines.md: what `cases` writes, `validate` reads back. Every URL and destination, any
 /// Unicode and every character the format gives a meaning to, round-trips through
 /// `ValidationCase.line` and `ValidationCase.parse`.
 struct CasesQuotingTests {

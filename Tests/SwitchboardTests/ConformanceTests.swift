@@ -3,7 +3,7 @@ import Testing
 @testable import Switchboard
 
 /// What a faithful port of an in-app router's table means here: optional groups as
-/// JLRoutes expands them, and no diagnostic that refuses what SPEC §1 accepts.
+/// JLRoutes expands them, and no diagnostic that refuses what docs/manifest.md accepts.
 struct ConformanceTests {
     static func warnings(_ m: CompiledManifest) -> [String] { m.warnings.filter { $0.severity == .warning }.map(\.code) }
 

@@ -25,7 +25,7 @@ enum Fixtures {
         }
     }
 
-    /// The SPEC §1 example manifest.
+    /// The docs/manifest.md example manifest.
     static let spec: [String] = [
         #"{ "name": "home", "pattern": "/", "destination": "Home", "presentation": { "style": "tab", "tab": "home" } }"#,
         #"{ "name": "artwork", "pattern": "/artwork/:id", "destination": "Artwork", "params": { "id": { "type": "slug" } } }"#,

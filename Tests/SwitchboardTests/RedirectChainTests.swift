@@ -3,7 +3,7 @@ import RouteMatching
 import TestSupport
 @testable import Switchboard
 
-/// SPEC §1 `redirect`: a `redirect-cycle` error exactly when some URL's redirects never
+/// docs/manifest.md `redirect`: a `redirect-cycle` error exactly when some URL's redirects never
 /// end, a `redirect-chain` warning where they end past the hop limit.
 struct RedirectChainTests {
     func problems(_ routes: [String]) -> [ManifestDiagnostic] { Fixtures.problems(routes) }

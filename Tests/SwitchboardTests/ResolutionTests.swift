@@ -274,7 +274,7 @@ struct ResolutionTests {
         #expect(m.resolve("/help").paramsText["rest"] == #""""#)
     }
 
-    /// SPEC appendix: a type on a wildcard applies to its joined value; a failing one
+    /// docs/manifest.md: a type on a wildcard applies to its joined value; a failing one
     /// refuses the route (reported in `explain`) and the search goes on.
     @Test func typedWildcardChecksTheJoinedValue() throws {
         let m = try Fixtures.compile([

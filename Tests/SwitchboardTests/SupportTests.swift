@@ -33,7 +33,7 @@ struct JSONTests {
         #expect(String(decoding: n.bytes, as: UTF8.self) == "-9223372036854775808 0")
     }
 
-    /// Numbers and member order as JavaScript's `JSON.stringify` writes them (SPEC §6.4).
+    /// Numbers and member order as JavaScript's `JSON.stringify` writes them (docs/clients.md).
     @Test func writesNumbersAndMembersAsJSONStringifyDoes() throws {
         let numbers: [(Double, String)] = [
             (1e21, "1e+21"), (1e-7, "1e-7"), (123456789012345680000, "123456789012345680000"), (0.1, "0.1"),

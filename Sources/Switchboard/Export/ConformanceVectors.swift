@@ -1,4 +1,4 @@
-/// Conformance vectors (SPEC §6): one JSON document with a manifest and the cases any
+/// Conformance vectors (docs/clients.md): one JSON document with a manifest and the cases any
 /// client that resolves offline must answer exactly as the server does, as Unleash's
 /// client-specification is for its SDKs. `switchboard export conformance` writes it; the
 /// project's own client and server are proved against it in the tests.
@@ -17,10 +17,10 @@
 /// scheme), each in every context that changes its result (the platforms, idioms and
 /// app-version boundaries of the routes it reaches, as `switchboard diff` explores them),
 /// then hostile URLs, each of which is refused for its own reason. `expect` is the result
-/// JSON of `GET /v1/resolve` byte for byte: keys in SPEC order, compact.
+/// JSON of `GET /v1/resolve` byte for byte: keys in the contract's order, compact.
 public enum ConformanceVectors {
     /// The version of the resolution contract the cases prove: raised whenever a rule of
-    /// SPEC §2 changes what a URL resolves to, so a client knows which rules it passes.
+    /// docs/manifest.md changes what a URL resolves to, so a client knows which rules it passes.
     public static let contractVersion = 1
 
     /// One case: the URL, the context (empty when none), the result JSON.

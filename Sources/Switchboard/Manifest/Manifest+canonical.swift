@@ -1,4 +1,4 @@
-/// The manifest as clients consume it (SPEC §3 `GET /v1/manifest`): validated, with
+/// The manifest as clients consume it (docs/http-api.md `GET /v1/manifest`): validated, with
 /// defaults filled in, compact, keys sorted by their UTF-8 bytes at every level; its
 /// SHA-256 is the ETag.
 ///

@@ -1,6 +1,6 @@
 import RouteMatching
 
-/// The manifest document (SPEC §1), decoded. Build one with ``ManifestDecoder``.
+/// The manifest document (docs/manifest.md), decoded. Build one with ``ManifestDecoder``.
 public struct Manifest: Sendable {
     public let version: Int64
     public let updatedAt: String?

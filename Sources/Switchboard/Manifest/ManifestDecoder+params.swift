@@ -5,7 +5,7 @@ extension ManifestDecoder {
 
     /// `boundByEveryExpansion`: the params in the path of every expansion of every
     /// pattern (outside optional groups, in every alias): `required` by default. Anywhere
-    /// else a param is a query param in some expansion, optional by default (SPEC:
+    /// else a param is a query param in some expansion, optional by default (docs/manifest.md:
     /// `required` defaults are decided per pattern and per expansion).
     mutating func decodeParams(_ value: JSONValue?, _ pointer: @autoclosure () -> JSONPointer, boundByEveryExpansion: [String]) -> [ParamDeclaration] {
         var declared: [ParamDeclaration] = []

@@ -1,6 +1,6 @@
 import RouteMatching
 
-/// A declared param (SPEC §1 `params`): its type, whether it is required, a default.
+/// A declared param (docs/manifest.md `params`): its type, whether it is required, a default.
 public struct ParamDeclaration: Sendable, Equatable {
     public let name: String
     public let type: ParamType

@@ -52,7 +52,7 @@ package struct RedirectStepper {
     }
 }
 
-/// The redirect checks that follow URLs (SPEC §1 `redirect`): `redirect-cycle` when some
+/// The redirect checks that follow URLs (docs/manifest.md `redirect`): `redirect-cycle` when some
 /// URL's redirects never end, `redirect-chain` when some URL's end after more hops than
 /// resolution follows.
 ///

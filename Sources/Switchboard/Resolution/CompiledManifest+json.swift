@@ -1,5 +1,5 @@
 extension CompiledManifest {
-    /// The result as JSON bytes, keys in SPEC order: url, status, reason, route,
+    /// The result as JSON bytes, keys in the contract's order: url, status, reason, route,
     /// destination, params, presentation, fragment, manifest, explain. Written into
     /// `buffer` (emptied) when given one: a server reuses a connection's.
     public func resultJSON(_ r: Resolution, into buffer: consuming [UInt8] = []) -> [UInt8] {
@@ -11,7 +11,7 @@ extension CompiledManifest {
     package func writeResult(_ r: Resolution, into w: inout JSONWriter) {
         w.raw("{\"url\":")
         if r.status == .rejected {
-            // The only status whose URL may not be UTF-8 (SPEC §2), and the only one with a
+            // The only status whose URL may not be UTF-8 (docs/manifest.md), and the only one with a
             // reason; its target writes nothing.
             w.string(r.url)
             w.raw(",\"status\":\"rejected\"")

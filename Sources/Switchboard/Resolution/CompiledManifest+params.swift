@@ -15,7 +15,7 @@ struct MatchedParams: Sendable {
     let candidate: RouteCandidate
     let segments: SegmentBuffer
     let query: [(key: String, value: String)]
-    /// Whether a web presentation adds the URL as given as `url` (SPEC §2, rule 5).
+    /// Whether a web presentation adds the URL as given as `url` (docs/manifest.md, rule 5).
     let webURL: Bool
     /// Whether the segments' bytes need no JSON escaping: those of a plain URL
     /// (``URLScope/classify(_:plain:)``) that no redirect rewrote.
@@ -44,7 +44,7 @@ struct MatchedParams: Sendable {
         case url
     }
 
-    /// Calls `body` with each param in SPEC order: path params in pattern order,
+    /// Calls `body` with each param in the contract's order: path params in pattern order,
     /// declared query params and defaults in declaration order, other query params in
     /// order of appearance, injected params (which take the place of a param of the same
     /// name), and the web presentation's `url` (likewise). `body` is given these params
@@ -144,7 +144,7 @@ struct MatchedParams: Sendable {
 
     /// Writes the params as the members of a JSON object (without its braces), in the
     /// order a JavaScript object holds them: keys that are array indices (a query param
-    /// `?2=x`) first, by value, then the rest in SPEC order. Only a route that declares or
+    /// `?2=x`) first, by value, then the rest in the contract's order. Only a route that declares or
     /// injects such a name, or a URL whose query has one, can have any.
     func write(url: [UInt8], into w: inout JSONWriter) {
         var first = true

@@ -1,4 +1,4 @@
-/// The answer for one URL (SPEC §2): the body of `GET /v1/resolve`.
+/// The answer for one URL (docs/manifest.md): the body of `GET /v1/resolve`.
 public struct Resolution: Sendable {
     public enum Status: String, Sendable, CaseIterable {
         case matched, fallback, external, rejected
@@ -14,7 +14,7 @@ public struct Resolution: Sendable {
     public var status: Status { target.status }
     /// Why the URL was rejected (status `rejected` only).
     public let reason: String?
-    /// Params in SPEC order: path, declared query and defaults, other query, injected, web
+    /// Params in the contract's order: path, declared query and defaults, other query, injected, web
     /// `url`; for the fallback, the URL as given. Built when asked for: a result's JSON is
     /// written from what they are made of.
     public var params: [JSONValue.Member] {

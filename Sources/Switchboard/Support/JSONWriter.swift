@@ -2,7 +2,7 @@ import RouteMatching
 import SystemSupport
 
 /// A small byte-level JSON writer that writes what JavaScript's `JSON.stringify` writes
-/// for the same value (SPEC §6.4: a client's result is the server's body byte for byte):
+/// for the same value (docs/clients.md: a client's result is the server's body byte for byte):
 /// strings escaped per RFC 8259 (quotes, backslashes, control characters; U+2028 and
 /// U+2029 pass, as `JSON.stringify` lets them), other UTF-8 passed through; numbers as
 /// ECMAScript's `Number.prototype.toString` spells them; object members whose key is an

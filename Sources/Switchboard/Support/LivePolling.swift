@@ -1,4 +1,4 @@
-/// What the server and its clients agree on about held polls (SPEC §6): how long one may
+/// What the server and its clients agree on about held polls (docs/http-api.md): how long one may
 /// be held, how far past its wait it may be answered, and how the headers that ask for
 /// it and answer it read.
 package enum LivePolling {

@@ -200,7 +200,7 @@ public struct ValidationCase: Sendable, Equatable {
     }
 
     /// The line that states `expectation` for `url` in `context`; a URL or destination that
-    /// would not read back as itself is written as a JSON string (SPEC §5).
+    /// would not read back as itself is written as a JSON string (docs/pipelines.md).
     public static func line(url: String, context: ResolveContext = .none, expectation: Expectation) -> String {
         let ctx = text(of: context)
         let written = isPlain(url, url: true) ? url : quoted(url)

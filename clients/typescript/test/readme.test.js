@@ -1,4 +1,4 @@
-// The TypeScript examples of README.md and docs/client.md type-check against the package's
+// The TypeScript examples of README.md and docs/clients.md type-check against the package's
 // declarations, with Debian's tsc (node-typescript). The React Native modules they import
 // are declared here as their packages declare the parts the examples use.
 "use strict";
@@ -32,10 +32,10 @@ function examples(file) {
   return blocks;
 }
 
-test("the TypeScript examples of the README and docs/client.md type-check against the package", () => {
+test("the TypeScript examples of the README and docs/clients.md type-check against the package", () => {
   const folder = temporaryFolder("examples");
   const files = [];
-  for (const doc of ["README.md", "docs/client.md"]) {
+  for (const doc of ["README.md", "docs/clients.md"]) {
     examples(doc).forEach((block, i) => {
       const name = `${path.basename(doc, ".md")}-${i}.ts`;
       fs.writeFileSync(path.join(folder, name), block + "\nexport {};\n");
