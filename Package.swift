@@ -62,6 +62,7 @@ let package = Package(
                 "Switchboard",
                 "RouteMatching",
                 "SwitchboardServer",
+                "MicroHTTPD",
                 "SystemSupport",
                 "ServerSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -14,7 +14,7 @@ package enum PercentDecoding {
     /// Decodes `bytes[range]` once, turning `+` into a space when `plusAsSpace`
     /// (form encoding), and returns the result as a String, or nil when the decoded
     /// bytes are not UTF-8. The input is known to hold only well-formed `%XX`.
-    static func decode(_ bytes: [UInt8], _ range: Range<Int>, plusAsSpace: Bool) -> String? {
+    package static func decode(_ bytes: [UInt8], _ range: Range<Int>, plusAsSpace: Bool) -> String? {
         // Over a span checked once, branch-free: most query keys and values have nothing
         // to decode and are ASCII.
         bytes.withSpan { decode(bytes, range, $0.extracting(range), plusAsSpace: plusAsSpace) }

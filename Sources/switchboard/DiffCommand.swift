@@ -14,8 +14,10 @@ struct DiffCommand: ParsableCommand {
             fell back or left the app now opens a screen of the app), changed (the same screen, or one web page for \
             another). URLs that change the same way are one finding, with one fingerprint for --ignore. \
             Annotations go on NEW. OLD or NEW may be a running server's URL (its GET /v1/manifest). \
-            Exit status: 0 nothing at or above --fail-on, 1 something is (or an invalid manifest, reported in the \
-            chosen format; or a stale ignore entry with --strict-ignore), 2 unreadable input.
+            --traffic weighs each change by real requests (the files `switchboard traffic` reads), each resolved \
+            in its own context by both manifests; --fail-on-share fails by share of those requests. \
+            Exit status: 0 nothing at or above --fail-on and no --fail-on-share exceeded, 1 otherwise (or an invalid \
+            manifest, reported in the chosen format; or a stale ignore entry with --strict-ignore), 2 unreadable input.
             """
     )
 
@@ -40,6 +42,22 @@ struct DiffCommand: ParsableCommand {
     @Flag(name: .customLong("strict-ignore"), help: "Exit 1 when an --ignore entry matches no change (it is always reported).")
     var strictIgnore = false
 
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Weigh changes by the requests of these traffic files (URL lists, JSON lines, access logs; gzip; - for standard input).", valueName: "file"))
+    var traffic: [String] = []
+
+    @Option(name: .customLong("fail-on-share"), help: ArgumentHelp("Exit 1 when more than this share of the --traffic requests changes at a severity or above: breaking=0.1%, changed=1%, added=5%. Repeatable.", valueName: "severity=pct"))
+    var failOnShare: [ShareThreshold] = []
+
+    @Option(help: ArgumentHelp("Read path-only URLs of --traffic as https URLs of this host.", valueName: "host"))
+    var host: String?
+
+    @Flag(name: .customLong("show-query"), help: "Show query values and param values of --traffic URLs (they may carry personal data).")
+    var showQuery = false
+
+    func validate() throws {
+        if !failOnShare.isEmpty && traffic.isEmpty { throw ValidationError("--fail-on-share needs --traffic: a share of which requests?") }
+    }
+
     func run() throws {
         let before = try load(old), after = try load(new)
         var probes: [ManifestDiff.Probe] = []
@@ -57,10 +75,18 @@ struct DiffCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
+        var weighed: TrafficImpact.Result?
+        if !traffic.isEmpty {
+            let impact = TrafficImpact(old: before, new: after, showQuery: showQuery)
+            var reader = TrafficReader(host: host)
+            try TrafficFiles.read(traffic, into: &reader) { impact.add($0) }
+            weighed = impact.result(reader)
+        }
         let diff = ManifestDiff(old: before, new: after, cases: probes)
         let report = DiffReport(diff: diff, oldFile: old, newFile: new, oldRoutePositions: before.routePositions,
                                 newRoutePositions: after.routePositions, caseFiles: cases, ignore: accepted,
-                                ignoreFile: ignore, failOn: failOn, strictIgnore: strictIgnore)
+                                ignoreFile: ignore, failOn: failOn, strictIgnore: strictIgnore,
+                                traffic: weighed, failOnShare: failOnShare)
         let renderer: any DiffRenderer
         switch format {
         case .text: renderer = DiffTextRenderer()
@@ -90,3 +116,7 @@ struct DiffCommand: ParsableCommand {
 }
 
 extension FailureThreshold: ExpressibleByArgument {}
+
+extension ShareThreshold: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+}

@@ -9,7 +9,7 @@ public struct Outcome: Sendable, Equatable, CustomStringConvertible {
     /// The redirect routes followed to reach `route`, in order.
     public let via: [String]
     public let destination: String?
-    public let params: JSONValue
+    public private(set) var params: JSONValue
     public let presentation: JSONValue?
     public let reason: String?
     /// The matched route's `universalLink` for an http(s) link (nil otherwise).
@@ -27,6 +27,14 @@ public struct Outcome: Sendable, Equatable, CustomStringConvertible {
         presentation = result.presentation?.json.sortingKeys()
         reason = result.reason
         self.universalLink = result.status == .matched ? universalLink : nil
+    }
+
+    /// The outcome with each param's value shown as `…`: what a report of real traffic
+    /// shows of params read from users' URLs.
+    var withoutParamValues: Outcome {
+        var copy = self
+        copy.params = .object((params.objectMembers ?? []).map { .init($0.key, .string("…")) })
+        return copy
     }
 
     /// The presentation's style (`push`, `web`, ...).

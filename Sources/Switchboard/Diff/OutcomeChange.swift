@@ -8,6 +8,8 @@ public struct OutcomeChange: Sendable, Equatable {
         case newRoute(Int)
         /// A line of a `--cases` file (its index among them, and its line).
         case cases(file: Int, line: Int)
+        /// A request read from `--traffic` files.
+        case traffic
     }
 
     public let severity: ChangeSeverity

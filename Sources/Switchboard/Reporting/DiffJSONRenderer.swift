@@ -27,7 +27,36 @@ public struct DiffJSONRenderer: DiffRenderer {
                 .init("file", .string(file)),
             ] + position(place))
         }
-        let document = JSONValue.object([
+        var traffic: [JSONValue.Member] = []
+        if let t = report.traffic {
+            func count(_ n: Int) -> JSONValue { .integer(Int64(n)) }
+            let findings = report.trafficFindings
+            traffic = [.init("traffic", .object([
+                .init("total", count(t.total)), .init("lines", count(t.lines)), .init("badLines", count(t.badLines)),
+                .init("compared", count(t.compared)), .init("estimated", .bool(t.estimated)),
+                .init("severities", .object(ChangeSeverity.allCases.reversed().map { severity in
+                    let of = findings.filter { $0.severity == severity }
+                    return .init(severity.rawValue, .object([
+                        .init("hits", count(of.reduce(0) { $0 + $1.hits })), .init("urls", count(of.reduce(0) { $0 + $1.urls })),
+                        .init("share", .double(t.total == 0 ? 0 : Double(of.reduce(0) { $0 + $1.hits }) / Double(t.total))),
+                    ]))
+                })),
+                .init("failOnShare", .array(report.failOnShare.map { s in
+                    .object([.init("threshold", .string(s.description)), .init("share", .double(report.trafficShare(atOrAbove: s.severity))),
+                             .init("fails", .bool(report.sharesExceeded.contains(s)))])
+                })),
+                .init("findings", .array(findings.map { f in
+                    .object([
+                        .init("severity", .string(f.severity.rawValue)), .init("route", .string(f.route)),
+                        .init("pattern", .string(f.pattern)), .init("fingerprint", .string(f.fingerprint)),
+                        .init("hits", count(f.hits)), .init("urls", count(f.urls)),
+                        .init("old", f.examples[0].old.json), .init("new", f.examples[0].new.json),
+                        .init("examples", .array(f.examples.map { .string($0.url) })),
+                    ])
+                })),
+            ]))]
+        }
+        let document = JSONValue.object(traffic + [
             .init("summary", .object([
                 // Findings (a route and a change each) by severity; `outcomes` lists every URL.
                 .init("breaking", .integer(Int64(report.count(.breaking)))),

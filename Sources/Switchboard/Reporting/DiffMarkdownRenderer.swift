@@ -12,6 +12,28 @@ public struct DiffMarkdownRenderer: DiffRenderer {
         var out = "### Switchboard: routing changes\n\n**\(Self.escape(report.summary))**\n\n"
         // Room kept for the closing notes of what was left out.
         let budget = Self.maxCharacters - 2_000
+        // Weighed by real traffic first: the table a reviewer reads.
+        if let traffic = report.traffic {
+            out += "**By real traffic** (\(Self.escape(report.trafficHeader ?? ""))):\n\n"
+            for line in report.trafficLines + report.shareVerdicts { out += "- " + Self.escape(line) + "\n" }
+            let weighted = report.trafficFindings
+            if !weighted.isEmpty {
+                out += "\n| | Route | Before | After | Requests | URLs | Fingerprint |\n| --- | --- | --- | --- | ---: | --- | --- |\n"
+                var shownRows = 0
+                for f in weighted {
+                    let icon = f.severity == .breaking ? "🔴 breaking" : f.severity == .changed ? "🟡 changed" : "🟢 added"
+                    let urls = "\(f.urls): " + f.examples.map { Self.code($0.url) }.joined(separator: ", ") + (f.urls > f.examples.count ? ", …" : "")
+                    let row = "| \(icon) | \(Self.escape(f.route)) | \(Self.escape(f.examples[0].old.description)) | "
+                        + "\(Self.escape(f.examples[0].new.description)) | \(TrafficReport.grouped(f.hits)) (\(TrafficReport.percent(f.hits, of: traffic.total))) | "
+                        + "\(urls) | \(Self.code(f.fingerprint)) |\n"
+                    if out.utf16.count + row.utf16.count > budget / 2 { break }
+                    out += row
+                    shownRows += 1
+                }
+                if shownRows < weighted.count { out += "\n\(weighted.count - shownRows) more weighted findings left out: `--format json` lists them all.\n" }
+            }
+            out += "\n**All findings**, from URLs generated from the patterns (no traffic weight):\n\n"
+        }
         let findings = report.findings
         var shown = 0
         if !findings.isEmpty {

@@ -45,10 +45,15 @@ public struct DiffReport: Sendable {
     public let failOn: FailureThreshold
     /// Whether an ignore entry that matches no change fails the run (`--strict-ignore`).
     public let strictIgnore: Bool
+    /// What real traffic says of the change (`--traffic`), and the shares that fail the
+    /// run (`--fail-on-share`).
+    public let traffic: TrafficImpact.Result?
+    public let failOnShare: [ShareThreshold]
 
     public init(diff: ManifestDiff, oldFile: String, newFile: String, oldRoutePositions: [SourcePosition] = [],
                 newRoutePositions: [SourcePosition] = [], caseFiles: [String] = [], ignore: [String: Accepted] = [:],
-                ignoreFile: String? = nil, failOn: FailureThreshold = .breaking, strictIgnore: Bool = false) {
+                ignoreFile: String? = nil, failOn: FailureThreshold = .breaking, strictIgnore: Bool = false,
+                traffic: TrafficImpact.Result? = nil, failOnShare: [ShareThreshold] = []) {
         self.diff = diff
         self.oldFile = oldFile
         self.newFile = newFile
@@ -59,6 +64,8 @@ public struct DiffReport: Sendable {
         self.ignoreFile = ignoreFile
         self.failOn = failOn
         self.strictIgnore = strictIgnore
+        self.traffic = traffic
+        self.failOnShare = failOnShare
     }
 
     /// Outcome changes not accepted by the ignore file.
@@ -86,7 +93,7 @@ public struct DiffReport: Sendable {
     /// Ignore entries that match no change: accepted once, for a change that is gone or
     /// that has become another.
     public var staleIgnores: [(fingerprint: String, entry: Accepted)] {
-        let seen = Set(diff.outcomes.map(\.fingerprint))
+        let seen = Set(diff.outcomes.map(\.fingerprint) + (traffic?.findings.map(\.fingerprint) ?? []))
         return ignore.filter { !seen.contains($0.key) }.map { ($0.key, $0.value) }.sorted { $0.1.line < $1.1.line }
     }
 
@@ -95,7 +102,8 @@ public struct DiffReport: Sendable {
 
     /// Whether the run fails (exit 1).
     public var fails: Bool {
-        diff.fails(failOn, ignoring: Set(ignore.keys)) || (strictIgnore && !staleIgnores.isEmpty)
+        diff.fails(failOn, ignoring: Set(ignore.keys)) || trafficFails || !sharesExceeded.isEmpty
+            || (strictIgnore && !staleIgnores.isEmpty)
     }
 
     /// Whether `change` is at or above the failing severity.
@@ -114,6 +122,10 @@ public struct DiffReport: Sendable {
             + " over \(urls) URL\(urls == 1 ? "" : "s")"
             + "; \(diff.declarations.count) declaration change\(diff.declarations.count == 1 ? "" : "s")"
             + "; \(diff.urlCount) URLs replayed in \(diff.resolutionCount) resolutions"
+            + (traffic.map { t in
+                "; \(TrafficReport.percent(t.hits(atOrAbove: .breaking, ignoring: Set(ignore.keys)), of: t.total)) of "
+                    + "\(TrafficReport.grouped(t.total)) requests break"
+            } ?? "")
     }
 
     /// The file and position an outcome change is shown on: the case's line, or the route
@@ -126,6 +138,8 @@ public struct DiffReport: Sendable {
             return (newFile, newRoutePositions.indices.contains(index) ? newRoutePositions[index] : nil)
         case .oldRoute(let index):
             return (newFile, removedAnchor(index))
+        case .traffic:
+            return (newFile, nil)
         }
     }
 

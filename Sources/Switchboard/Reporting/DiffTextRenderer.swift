@@ -6,6 +6,19 @@ public struct DiffTextRenderer: DiffRenderer {
 
     public func render(_ report: DiffReport) -> String {
         var lines: [String] = []
+        // Weighed by real traffic first: what most users will see.
+        if let header = report.trafficHeader {
+            lines.append(header)
+            lines += report.trafficLines.map { "  " + $0 }
+            lines += report.shareVerdicts.map { "  " + $0 }
+            for bad in report.traffic?.badExamples ?? [] { lines.append("  bad line \(bad.file):\(bad.line): \(bad.reason)") }
+            let weighted = report.trafficFindings
+            if !weighted.isEmpty {
+                lines.append("weighted by requests:")
+                lines += weighted.prefix(50).map { "  " + report.describe($0) }
+                if weighted.count > 50 { lines.append("  ... \(weighted.count - 50) more (--format json lists them all)") }
+            }
+        }
         if !report.diff.declarations.isEmpty {
             lines.append("declarations:")
             lines += report.diff.declarations.map { "  \($0.description)" }

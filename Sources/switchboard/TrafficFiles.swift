@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import MicroHTTPD
+import Switchboard
+
+/// Reads the traffic files of `traffic` and `diff --traffic` in chunks, gzip or not (told
+/// by its first bytes), `-` standard input, into a ``TrafficReader``. A file that cannot be
+/// opened ends the run (exit 2); one whose gzip stream is damaged or cut short is a bad
+/// line where it broke, and the run goes on.
+enum TrafficFiles {
+    static let chunkSize = 1 << 20
+
+    static func read(_ paths: [String], into reader: inout TrafficReader, _ body: (TrafficRecord) -> Void) throws {
+        for path in paths {
+            let handle: FileHandle
+            if path == "-" {
+                handle = .standardInput
+            } else if let opened = FileHandle(forReadingAtPath: path) {
+                handle = opened
+            } else {
+                printError("switchboard: \(path): cannot be read")
+                throw ExitCode(2)
+            }
+            defer { if path != "-" { try? handle.close() } }
+            reader.begin(file: path == "-" ? "(standard input)" : path)
+            var decoder: GzipDecoder?
+            var first = true
+            while true {
+                let data: Data
+                do {
+                    data = try handle.read(upToCount: chunkSize) ?? Data()
+                } catch {
+                    printError("switchboard: \(path): \(error.localizedDescription)")
+                    throw ExitCode(2)
+                }
+                if data.isEmpty { break }
+                let chunk = [UInt8](data)
+                if first {
+                    first = false
+                    if GzipDecoder.isGzip(chunk[...]) { decoder = try? GzipDecoder() }
+                }
+                guard let gzip = decoder else {
+                    reader.feed(chunk[...], body)
+                    continue
+                }
+                do {
+                    try gzip.decode(chunk) { reader.feed($0, body) }
+                } catch {
+                    reader.fileProblem("\(error); the rest of the file is not read")
+                    decoder = nil
+                    break
+                }
+            }
+            if let decoder, decoder.midMember { reader.fileProblem("the gzip stream is cut short") }
+            reader.finish(body)
+        }
+    }
+}
