@@ -90,7 +90,7 @@ final class ManifestStore: Sendable {
             return .failed("\(path): " + errors.joined(separator: "; "),
                            summary: "\(name): \(errors.count) error\(errors.count == 1 ? "" : "s"): \(errors.first ?? "")\(more)")
         }
-        guard let served = ServedManifest(compiled: compiled, sourceBytes: bytes, loadedAt: Self.now()) else {
+        guard let served = ServedManifest(compiled: compiled, sourceBytes: bytes, loadedAt: Self.now(), replacing: current) else {
             return .failed("\(path): could not prepare responses", summary: "\(name): could not prepare responses")
         }
         return .served(served)

@@ -111,6 +111,7 @@ final class Metrics: Sendable {
         out += "# HELP switchboard_manifest_version The version of the manifest in service.\n"
         out += "# TYPE switchboard_manifest_version gauge\n"
         out += "switchboard_manifest_version \(store.current.compiled.manifest.version)\n"
+        store.current.routeHits.render(into: &out)
         out += "# HELP switchboard_manifest_routes Routes in the manifest in service.\n"
         out += "# TYPE switchboard_manifest_routes gauge\n"
         out += "switchboard_manifest_routes \(store.current.compiled.manifest.routes.count)\n"

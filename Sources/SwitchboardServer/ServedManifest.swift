@@ -26,10 +26,13 @@ final class ServedManifest: Sendable {
     /// for each N and kind (clients of one deployment send the same few N), then shared
     /// like the others, so waking 10,000 polls builds no response object.
     private let heldAnswers = Locked<[Int: PreparedResponse]>([:])
+    /// Requests per route (`/metrics`), carried over from the manifest this one replaces.
+    let routeHits: RouteHits
 
-    init?(compiled: CompiledManifest, sourceBytes: [UInt8], loadedAt: Int64) {
+    init?(compiled: CompiledManifest, sourceBytes: [UInt8], loadedAt: Int64, replacing previous: ServedManifest? = nil) {
         let m = compiled.manifest
         self.compiled = compiled
+        self.routeHits = RouteHits(m, carrying: previous?.routeHits)
         self.sourceBytes = sourceBytes
         self.loadedAt = loadedAt
         self.lastModified = m.updatedAtEpoch.map(HTTPDate.format)

@@ -18,8 +18,10 @@ extension SwitchboardAPI {
             // Every route compared with the URL: run where it holds up no one.
             let store = self.store, url = parameters.url, context = parameters.context
             return offload(request, .resolve) { _ in
-                let compiled = store.current.compiled
+                let served = store.current
+                let compiled = served.compiled
                 let result = compiled.resolveExplainingNearMisses(bytes: url, context: context)
+                served.routeHits.count(result)
                 var outcomes = OutcomeCounts.none
                 outcomes.count(result.status)
                 return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: compiled.resultJSON(result)), outcomes)
@@ -35,8 +37,10 @@ extension SwitchboardAPI {
     /// The result's JSON and status; the result, which shares the URL's array, is gone
     /// when this returns.
     private func answer(_ parameters: borrowing ResolveParameters, into buffer: consuming [UInt8]) -> ([UInt8], Resolution.Status) {
-        let compiled = store.current.compiled
+        let served = store.current
+        let compiled = served.compiled
         let result = compiled.resolve(bytes: parameters.url, context: parameters.context, explain: parameters.explain)
+        served.routeHits.count(result)
         return (compiled.resultJSON(result, into: buffer), result.status)
     }
 
@@ -212,7 +216,8 @@ extension SwitchboardAPI {
         }
         let store = self.store
         return offload(request, .resolve) { [requests, explain, near] job in
-            let compiled = store.current.compiled
+            let served = store.current
+            let compiled = served.compiled
             var writer = JSONWriter(capacity: 64 + min(requests.count * 360, limits.batchResponseBytes))
             writer.raw("{\"results\":[")
             var outcomes = OutcomeCounts.none
@@ -224,6 +229,7 @@ extension SwitchboardAPI {
                     ? compiled.resolveExplainingNearMisses(bytes: Array(request.url.utf8), context: request.context)
                     : compiled.resolve(request.url, context: request.context, explain: explain)
                 outcomes.count(result.status)
+                served.routeHits.count(result)
                 compiled.writeResult(result, into: &writer)
                 if writer.bytes.count > limits.batchResponseBytes {
                     return (Problem(status: 413, title: "Content Too Large",

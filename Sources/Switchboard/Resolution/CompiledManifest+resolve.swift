@@ -33,12 +33,14 @@ extension CompiledManifest {
         swap(&segments, &url.segmentBuffer)
         swap(&query, &url.query)
         swap(&fragment, &url.fragmentBytes)
-        guard let (route, candidate, redirected) = route(host: url.host, segments: &segments, query: query, context: context,
-                                                         record: record) else {
+        var hops = RedirectHops()
+        guard let (route, candidate) = route(host: url.host, segments: &segments, query: query, context: context,
+                                             record: record, hops: &hops) else {
             if let record, record.value.note == nil { record.value.note = "no route matched: fallback" }
-            return Resolution(url: urlBytes, plain: plain, target: targets.fallback, fragment: fragment,
+            return Resolution(url: urlBytes, plain: plain, target: targets.fallback, fragment: fragment, redirects: hops,
                               explained: record.map { ExplanationBox($0.value) })
         }
+        let redirected = hops.count > 0
         let slot = route.variants.firstIndex { $0.applies(to: context) }.map { $0 + 1 } ?? 0
         let target = targets.target(route, pattern: candidate.patternIndex, slot: slot)
         // A web presentation carries the URL as given, unless the route binds or injects
@@ -48,17 +50,17 @@ extension CompiledManifest {
         // literals replaced some.
         let matched = MatchedParams(route: route, candidate: candidate, segments: segments, query: query, webURL: webURL,
                                     plainSegments: plain && !redirected)
-        return Resolution(url: urlBytes, plain: plain, target: target, matched: matched, fragment: fragment,
+        return Resolution(url: urlBytes, plain: plain, target: target, matched: matched, fragment: fragment, redirects: hops,
                           explained: record.map { ExplanationBox($0.value) })
     }
 
-    /// The route that takes the URL, after redirects (and whether there were any),
-    /// leaving in `segments` the ones it matched; nil when none does (or redirects loop).
-    /// Records every candidate tried in `record` when there is one.
+    /// The route that takes the URL, after redirects (each one's route appended to
+    /// `hops`), leaving in `segments` the ones it matched; nil when none does (or
+    /// redirects loop). Records every candidate tried in `record` when there is one.
     private func route(host: String?, segments: inout SegmentBuffer, query: [(key: String, value: String)],
-                       context: ResolveContext, record: ExplanationRecord?) -> (Route, RouteCandidate, redirected: Bool)? {
+                       context: ResolveContext, record: ExplanationRecord?, hops: inout RedirectHops) -> (Route, RouteCandidate)? {
         let explain = record != nil
-        var hops = 0
+        var taken = 0
         while true {
             let path = explain ? InternalURL(host: host, segmentBuffer: segments).path : ""
             func search(_ trie: RouteTrie) -> Int? {
@@ -93,13 +95,14 @@ extension CompiledManifest {
                 return nil
             }
             let route = manifest.routes[candidate.route]
-            guard let redirect = route.redirect else { return (route, candidate, hops > 0) }
-            hops += 1
+            guard let redirect = route.redirect else { return (route, candidate) }
+            taken += 1
+            hops.append(route.index)
             segments = Self.substitute(redirect, candidate, segments)
             if let record, let last = record.value.steps.indices.last {
                 record.value.steps[last].detail = "to " + InternalURL(host: nil, segmentBuffer: segments).path
             }
-            if hops > Self.maxRedirects {
+            if taken > Self.maxRedirects {
                 record?.value.note = "more than \(Self.maxRedirects) redirects"
                 return nil
             }

@@ -45,6 +45,10 @@ public struct Resolution: Sendable {
 
     /// The matched route's name and the pattern (or alias) that matched.
     public var route: (name: String, pattern: String)? { target.route }
+    /// The matched route's index in the manifest's routes, nil unless matched.
+    public var routeIndex: Int? { target.routeIndex >= 0 ? target.routeIndex : nil }
+    /// The redirect routes followed to reach the route (or the fallback), in order.
+    public let redirects: RedirectHops
     public var destination: String? { target.destination }
     public var presentation: Presentation? { status == .rejected ? nil : target.presentation }
 
@@ -52,7 +56,8 @@ public struct Resolution: Sendable {
     /// would be copied and destroyed through Optional's generic value witnesses on every
     /// resolution, ~100 instructions, though most have none.)
     init(url: [UInt8], plain: Bool = false, reason: String? = nil, target: ResultTarget, matched: MatchedParams? = nil,
-         fragment: [UInt8]? = nil, explained: ExplanationBox? = nil) {
+         fragment: [UInt8]? = nil, redirects: RedirectHops = RedirectHops(), explained: ExplanationBox? = nil) {
+        self.redirects = redirects
         self.urlBytes = url
         self.urlIsPlain = plain
         self.reason = reason
@@ -67,7 +72,7 @@ extension Resolution {
     /// The same result with another explanation.
     func replacingExplanation(_ explanation: Explanation) -> Resolution {
         Resolution(url: urlBytes, plain: urlIsPlain, reason: reason, target: target, matched: matched,
-                   fragment: fragmentBytes, explained: ExplanationBox(explanation))
+                   fragment: fragmentBytes, redirects: redirects, explained: ExplanationBox(explanation))
     }
 }
 
@@ -108,4 +113,33 @@ public struct Explanation: Sendable {
     public var note: String?
     /// With `explain=near`: routes that almost matched and were never tried.
     public var near: [NearMiss]? = nil
+}
+
+/// The redirect routes a resolution followed, by index: up to 8 hops
+/// (``CompiledManifest/maxRedirects``), 16 bits each (a manifest has at most 50,000
+/// routes) in two words, so a resolution carries them without an allocation.
+public struct RedirectHops: Sendable, Equatable, Sequence {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+    public private(set) var count: Int = 0
+
+    public init() {}
+
+    mutating func append(_ route: Int) {
+        guard count < 8, route >= 0, route <= 0xFFFF else { return }
+        let shift = UInt64((count % 4) * 16)
+        if count < 4 { low |= UInt64(route) << shift } else { high |= UInt64(route) << shift }
+        count += 1
+    }
+
+    public func makeIterator() -> AnyIterator<Int> {
+        var i = 0
+        let (low, high, count) = (self.low, self.high, self.count)
+        return AnyIterator {
+            guard i < count else { return nil }
+            defer { i += 1 }
+            let word = i < 4 ? low : high
+            return Int((word >> UInt64((i % 4) * 16)) & 0xFFFF)
+        }
+    }
 }

@@ -5,6 +5,9 @@ final class ResultTarget: Sendable {
     /// The matched route's name and the pattern (or alias) that matched; nil for the
     /// fallback and for external URLs.
     let route: (name: String, pattern: String)?
+    /// The matched route's index in the manifest, -1 for the fallback, external and
+    /// rejected URLs: what counts a route's hits.
+    let routeIndex: Int
     let destination: String?
     let presentation: Presentation
     /// The status of every result sent here (``Resolution/status`` reads it), which
@@ -22,9 +25,10 @@ final class ResultTarget: Sendable {
     /// `status`: that of every result sent here (a route's are matched, the fallback's
     /// fallback, external URLs' external), written first; matched and fallback results
     /// carry `params`.
-    init(route: (name: String, pattern: String)?, destination: String?, presentation: Presentation,
+    init(route: (name: String, pattern: String)?, index: Int = -1, destination: String?, presentation: Presentation,
          status: Resolution.Status = .matched) {
         self.route = route
+        self.routeIndex = index
         self.destination = destination
         self.presentation = presentation
         self.status = status
@@ -55,7 +59,7 @@ final class ResultTarget: Sendable {
 
     /// A rejected URL's: nothing to write.
     private init() {
-        (route, destination, presentation, status, bytes, split) = (nil, nil, .external, .rejected, [], 0)
+        (route, routeIndex, destination, presentation, status, bytes, split) = (nil, -1, nil, .external, .rejected, [], 0)
     }
 
     static let rejected = ResultTarget()
@@ -73,9 +77,10 @@ struct ResultTargets: Sendable {
             var targets: [ResultTarget] = []
             targets.reserveCapacity(r.patterns.count * (1 + r.variants.count))
             for pattern in r.patterns {
-                targets.append(ResultTarget(route: (r.name, pattern.text), destination: r.destination, presentation: r.presentation))
+                targets.append(ResultTarget(route: (r.name, pattern.text), index: r.index, destination: r.destination,
+                                            presentation: r.presentation))
                 for variant in r.variants {
-                    targets.append(ResultTarget(route: (r.name, pattern.text), destination: variant.destination ?? r.destination,
+                    targets.append(ResultTarget(route: (r.name, pattern.text), index: r.index, destination: variant.destination ?? r.destination,
                                                 presentation: variant.presentation ?? r.presentation))
                 }
             }

@@ -36,8 +36,6 @@ public final class TrafficAnalysis {
 
     public let manifest: CompiledManifest
     private let shaper: TrafficShape
-    private let explain: Bool
-    private let routeIndex: [String: Int]
     private var cache: SpaceSaving<Key, Summary>
     private var shapes: SpaceSaving<String, Nowhere>
     private(set) var outcomes: [Resolution.Status: Int] = [:]
@@ -50,9 +48,6 @@ public final class TrafficAnalysis {
     public init(manifest: CompiledManifest, showQuery: Bool = false, cacheCapacity: Int = 100_000, shapeCapacity: Int = 10_000) {
         self.manifest = manifest
         shaper = TrafficShape(manifest.manifest, showQuery: showQuery)
-        // `via` is read from the explanation: only worth its cost where a redirect can be.
-        explain = manifest.manifest.routes.contains { $0.redirect != nil }
-        routeIndex = Dictionary(manifest.manifest.routes.map { ($0.name, $0.index) }, uniquingKeysWith: { a, _ in a })
         cache = SpaceSaving(capacity: cacheCapacity)
         shapes = SpaceSaving(capacity: shapeCapacity)
         routeHits = Array(repeating: 0, count: manifest.manifest.routes.count)
@@ -79,9 +74,9 @@ public final class TrafficAnalysis {
     }
 
     private func summarize(_ record: TrafficRecord) -> Summary {
-        let result = manifest.resolve(record.url, context: record.context, explain: explain)
-        let via = result.explanation?.steps.filter { $0.outcome == "redirected" }.compactMap { routeIndex[$0.route] } ?? []
-        let route = result.route.flatMap { routeIndex[$0.name] } ?? -1
+        let result = manifest.resolve(record.url, context: record.context)
+        let via = Array(result.redirects)
+        let route = result.routeIndex ?? -1
         switch result.status {
         case .fallback, .rejected:
             // The key keeps a fallback and a rejection of one shape apart.
