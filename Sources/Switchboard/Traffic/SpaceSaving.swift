@@ -16,7 +16,12 @@ struct SpaceSaving<Key: Hashable, Value> {
     }
 
     let capacity: Int
-    private(set) var heap: [Entry] = []
+    /// Entries stay where they were put (a replaced key's entry is reused); the heap
+    /// orders their indices, so moving one in the heap moves two integers, not an entry
+    /// and its key's place in `slots`.
+    private var entries: [Entry] = []
+    private var heap: [Int] = []
+    private var place: [Int] = []
     private var slots: [Key: Int] = [:]
     /// Whether a key was ever replaced: counts are then estimates (exact when `error` is 0).
     private(set) var evicted = false
@@ -24,70 +29,76 @@ struct SpaceSaving<Key: Hashable, Value> {
     init(capacity: Int) {
         precondition(capacity > 0)
         self.capacity = capacity
+        // Room for a table's worth up front: growing a dictionary of 100,000 keys rehashes
+        // each several times.
+        slots.reserveCapacity(min(capacity, 1 << 17))
     }
 
-    var count: Int { heap.count }
+    var count: Int { entries.count }
 
     /// Adds `weight` to `key`'s count and returns its entry's value; `make` makes the value
     /// of a key not in the table (called only then).
     @discardableResult
     mutating func add(_ key: Key, weight: Int = 1, make: () -> Value) -> Value {
-        if let slot = slots[key] {
-            heap[slot].count += weight
-            let value = heap[slot].value
-            siftDown(slot)
-            return value
+        if let i = slots[key] {
+            entries[i].count += weight
+            siftDown(place[i])
+            return entries[i].value
         }
         let value = make()
-        if heap.count < capacity {
-            heap.append(Entry(key: key, count: weight, error: 0, value: value))
-            slots[key] = heap.count - 1
+        if entries.count < capacity {
+            entries.append(Entry(key: key, count: weight, error: 0, value: value))
+            let i = entries.count - 1
+            slots[key] = i
+            heap.append(i)
+            place.append(heap.count - 1)
             siftUp(heap.count - 1)
             return value
         }
         evicted = true
-        let least = heap[0]
-        slots[least.key] = nil
-        heap[0] = Entry(key: key, count: least.count + weight, error: least.count, value: value)
-        slots[key] = 0
+        let i = heap[0]
+        let least = entries[i].count
+        slots[entries[i].key] = nil
+        entries[i] = Entry(key: key, count: least + weight, error: least, value: value)
+        slots[key] = i
         siftDown(0)
         return value
     }
 
     /// The entry of `key`, when it is in the table.
-    func entry(_ key: Key) -> Entry? { slots[key].map { heap[$0] } }
+    func entry(_ key: Key) -> Entry? { slots[key].map { entries[$0] } }
 
     /// The entries, most counted first (ties by smaller error).
     func top(_ n: Int = .max) -> [Entry] {
-        Array(heap.sorted { ($0.count, -$0.error) > ($1.count, -$1.error) }.prefix(n))
+        Array(entries.sorted { ($0.count, -$0.error) > ($1.count, -$1.error) }.prefix(n))
     }
 
     private mutating func siftDown(_ start: Int) {
-        var i = start
+        var at = start
         while true {
-            let l = 2 * i + 1, r = l + 1
-            var least = i
-            if l < heap.count, heap[l].count < heap[least].count { least = l }
-            if r < heap.count, heap[r].count < heap[least].count { least = r }
-            if least == i { return }
-            swapAt(i, least)
-            i = least
+            let l = 2 * at + 1, r = l + 1
+            var least = at
+            if l < heap.count, entries[heap[l]].count < entries[heap[least]].count { least = l }
+            if r < heap.count, entries[heap[r]].count < entries[heap[least]].count { least = r }
+            if least == at { return }
+            swapAt(at, least)
+            at = least
         }
     }
 
     private mutating func siftUp(_ start: Int) {
-        var i = start
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard heap[i].count < heap[parent].count else { return }
-            swapAt(i, parent)
-            i = parent
+        var at = start
+        while at > 0 {
+            let parent = (at - 1) / 2
+            guard entries[heap[at]].count < entries[heap[parent]].count else { return }
+            swapAt(at, parent)
+            at = parent
         }
     }
 
     private mutating func swapAt(_ a: Int, _ b: Int) {
         heap.swapAt(a, b)
-        slots[heap[a].key] = a
-        slots[heap[b].key] = b
+        place[heap[a]] = a
+        place[heap[b]] = b
     }
 }

@@ -18,7 +18,8 @@ public final class TrafficAnalysis {
         /// and the shape.
         let shapeKey: String?
         let shape: String
-        let example: String?
+        /// The URL, for its example, made only when its shape is new.
+        let url: String?
     }
 
     struct Key: Hashable {
@@ -68,7 +69,7 @@ public final class TrafficAnalysis {
         if let reason = summary.reason { reasons[reason, default: 0] += hits }
         if let key = summary.shapeKey {
             shapes.add(key, weight: hits) {
-                Nowhere(shape: summary.shape, status: summary.status, reason: summary.reason, example: summary.example ?? "")
+                Nowhere(shape: summary.shape, status: summary.status, reason: summary.reason, example: shaper.example(summary.url ?? ""))
             }
         }
     }
@@ -83,9 +84,9 @@ public final class TrafficAnalysis {
             let shape = shaper.shape(of: record.url)
             let key = (result.reason ?? "fallback") + "\u{0}" + shape
             return Summary(status: result.status, route: route, via: via, reason: result.reason, shapeKey: key, shape: shape,
-                           example: shaper.example(record.url))
+                           url: record.url)
         case .matched, .external:
-            return Summary(status: result.status, route: route, via: via, reason: nil, shapeKey: nil, shape: "", example: nil)
+            return Summary(status: result.status, route: route, via: via, reason: nil, shapeKey: nil, shape: "", url: nil)
         }
     }
 
