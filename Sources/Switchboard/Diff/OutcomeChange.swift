@@ -60,8 +60,16 @@ public struct OutcomeChange: Sendable, Equatable {
         return [o.status.rawValue, o.route ?? "", o.via.joined(separator: ","), o.destination ?? "", presentation, keys]
     }
 
+    /// The URL with the contexts it changed in, as reports list it: `/show/x [on ios]`,
+    /// `/show/x [platform=ios]` (a case's or a request's own context, written as a case
+    /// writes it).
+    public var urlInContext: String {
+        guard let context else { return url }
+        return url + " " + (context.hasPrefix("[") ? context : "[\(context)]")
+    }
+
     /// `breaking /show/sample [appVersion < 7.2.0]: matched show -> Show push => fallback`
     public var description: String {
-        "\(severity.rawValue) \(url)\(context.map { " [\($0)]" } ?? ""): \(old) => \(new)"
+        "\(severity.rawValue) \(urlInContext): \(old) => \(new)"
     }
 }

@@ -52,6 +52,7 @@ public struct DiffJSONRenderer: DiffRenderer {
                         .init("hits", count(f.hits)), .init("urls", count(f.urls)),
                         .init("old", f.examples[0].old.json), .init("new", f.examples[0].new.json),
                         .init("examples", .array(f.examples.map { .string($0.url) })),
+                        .init("contexts", .array(f.examples.map { $0.context.map(JSONValue.string) ?? .null })),
                     ])
                 })),
             ]))]

@@ -22,7 +22,7 @@ public struct DiffMarkdownRenderer: DiffRenderer {
                 var shownRows = 0
                 for f in weighted {
                     let icon = f.severity == .breaking ? "🔴 breaking" : f.severity == .changed ? "🟡 changed" : "🟢 added"
-                    let urls = "\(f.urls): " + f.examples.map { Self.code($0.url) }.joined(separator: ", ") + (f.urls > f.examples.count ? ", …" : "")
+                    let urls = "\(f.urls): " + f.exampleURLs.map(Self.code).joined(separator: ", ") + (f.urls > f.examples.count ? ", …" : "")
                     let row = "| \(icon) | \(Self.escape(f.route)) | \(Self.escape(f.examples[0].old.description)) | "
                         + "\(Self.escape(f.examples[0].new.description)) | \(TrafficReport.grouped(f.hits)) (\(TrafficReport.percent(f.hits, of: traffic.total))) | "
                         + "\(urls) | \(Self.code(f.fingerprint)) |\n"

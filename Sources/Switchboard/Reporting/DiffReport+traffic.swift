@@ -69,8 +69,8 @@ extension DiffReport {
     public func describe(_ f: TrafficImpact.Finding) -> String {
         let total = traffic?.total ?? 0
         return "\(f.severity.rawValue) \(f.route): \(f.examples[0].old) => \(f.examples[0].new)  [\(f.fingerprint)]  "
-            + "\(TrafficReport.grouped(f.hits)) requests (\(TrafficReport.percent(f.hits, of: total))), "
-            + "\(TrafficReport.grouped(f.urls)) URL\(f.urls == 1 ? "" : "s"), e.g. " + f.examples.map(\.url).joined(separator: ", ")
+            + "\(TrafficReport.grouped(f.hits)) request\(f.hits == 1 ? "" : "s") (\(TrafficReport.percent(f.hits, of: total))), "
+            + "\(TrafficReport.grouped(f.urls)) URL\(f.urls == 1 ? "" : "s"), e.g. " + f.exampleURLs.joined(separator: ", ")
     }
 
     /// What `--fail-on-share` found, one line per threshold.

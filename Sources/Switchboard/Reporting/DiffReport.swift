@@ -14,7 +14,7 @@ public struct DiffReport: Sendable {
         public var new: Outcome { changes[0].new }
         /// A few of its URLs, with their contexts.
         public func examples(_ count: Int = 3) -> [String] {
-            changes.prefix(count).map { $0.url + ($0.context.map { " [\($0)]" } ?? "") }
+            changes.prefix(count).map(\.urlInContext)
         }
     }
 

@@ -18,6 +18,8 @@ public final class TrafficImpact {
         /// The route it concerns, and its pattern: the one before, else the one after.
         public var route: String { examples[0].old.route ?? examples[0].new.route ?? "(no route)" }
         public var pattern: String { examples[0].old.pattern ?? examples[0].new.pattern ?? examples[0].shape }
+        /// Its examples' URLs, each with the context it came in (`/show/x/info [platform=ios]`).
+        public var exampleURLs: [String] { examples.map(\.urlInContext) }
     }
 
     /// What was read and what changed, for ``DiffReport``.

@@ -107,7 +107,8 @@ extension TrafficReport {
             let hits = n.overcount > 0 ? "≤\(Self.grouped(n.hits))" : Self.grouped(n.hits)
             out += "  \(hits) \(nowhereLabel(n)) \(n.shape)  e.g. \(n.example)\n"
         }
-        out += "unused routes (no hits): \(unused.isEmpty ? "none" : unused.joined(separator: ", "))\n"
+        let unused = self.unused
+        out += "unused routes (\(unused.count) of \(routes.count), no hits): \(unused.isEmpty ? "none" : unused.joined(separator: ", "))\n"
         let rare = self.rare
         out += "rare routes (under \(rareBelow) hits): \(rare.isEmpty ? "none" : rare.map { "\($0.route) (\($0.hits))" }.joined(separator: ", "))\n"
         return out
