@@ -9,7 +9,7 @@ struct TrafficCommand: ParsableCommand {
         discussion: """
             Reads plain URL lists (one a line), JSON lines ({"url", "platform", "idiom", "appVersion", "hits"}) or \
             nginx/Apache access logs in the common or combined format, each file's format detected from its first \
-            line; gzip is read as it is; - reads standard input. In an access log the request target is the URL, \
+            line that fits one; gzip is read as it is; - reads standard input. In an access log the request target is the URL, \
             and a request to Switchboard's own /v1/resolve stands for its url parameter in its context (its other \
             endpoints are not links). Lines that fit no format are counted and the first few named; none stops \
             the run. Streamed in bounded memory. Query values and fragments are left out of the report unless \

@@ -172,6 +172,11 @@ struct TrafficCommandTests {
         #expect(bad.map { $0["line"] as? Int } == [good + 1, good + 2, good + 3, good + 5])
         // The line after the binary one is read.
         #expect((report["routes"] as? [[String: Any]])?.first { $0["route"] as? String == "artist" }?["hits"] as? Int ?? 0 > 0)
+        // A file whose first line is cut short is still read as the log it is.
+        let headless = try CLI.temporaryFile("GET /artw\u{1}\n" + Self.accessLog(lines: 50, seed: 4).text, name: "rotated.log")
+        let h = try Self.json(try CLI.run(["traffic", headless, "--config", "Config/routes.json", "--format", "json"]))
+        #expect(h["badLines"] as? Int == 1)
+        #expect((h["formats"] as? [[String: Any]])?.first?["format"] as? String == "access-log")
         // As text too, naming the lines.
         let text2 = try CLI.run(["traffic", file.path, "--config", "Config/routes.json"])
         #expect(text2.stdout.contains("bad line \(file.path):\(good + 1)"), "\(text2.stdout)")

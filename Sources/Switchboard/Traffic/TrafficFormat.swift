@@ -25,8 +25,8 @@ public enum TrafficLine: Sendable, Equatable {
     case bad(String)
 }
 
-/// The formats `switchboard traffic` reads, detected per file from its first line that is
-/// not blank.
+/// The formats `switchboard traffic` reads, detected per file from its first line that
+/// fits one.
 public enum TrafficFormat: String, Sendable, CaseIterable {
     /// One URL a line; `#` starts a comment line.
     case urls
@@ -38,12 +38,14 @@ public enum TrafficFormat: String, Sendable, CaseIterable {
     /// its `url` parameter, with the context parameters.
     case accessLog = "access-log"
 
-    /// The format of a file whose first line that is not blank is `line`.
-    public static func detect(_ line: ArraySlice<UInt8>) -> TrafficFormat {
+    /// The format `line` is written in, nil when it fits none (a file's first lines may
+    /// be cut short or garbage: its format is that of its first line that fits one).
+    public static func detect(_ line: ArraySlice<UInt8>) -> TrafficFormat? {
         let trimmed = TrafficFormat.trim(line)
         if trimmed.first == UInt8(ascii: "{") { return .jsonLines }
         if AccessLogLine(trimmed) != nil { return .accessLog }
-        return .urls
+        if trimmed.first == UInt8(ascii: "#") || plainText(trimmed) != nil { return .urls }
+        return nil
     }
 
     /// Reads one line (without its line end). `host`, when given, makes a path-only URL

@@ -1,5 +1,5 @@
 /// Reads traffic files as they stream in: splits bytes into lines, detects each file's
-/// format from its first line that is not blank, and hands each link to `body`. Lines
+/// format from its first line that fits one, and hands each link to `body`. Lines
 /// that fit no format are counted, the first few kept with their file and line number;
 /// none stops the run. Memory is bounded by the longest line kept (64 KiB; a longer one is
 /// a bad line, skipped to its end).
@@ -98,7 +98,10 @@ public struct TrafficReader: Sendable {
         }
         if format == nil {
             guard !TrafficFormat.trim(line).isEmpty else { skippedLines += 1; return }
-            let detected = TrafficFormat.detect(line)
+            guard let detected = TrafficFormat.detect(line) else {
+                bad("fits no format: not a URL, a JSON object or an access log line")
+                return
+            }
             format = detected
             formats.append((file, detected))
         }

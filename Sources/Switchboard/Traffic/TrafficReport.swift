@@ -49,31 +49,22 @@ public struct TrafficReport: Sendable {
 
     func share(_ hits: Int) -> String { Self.percent(hits, of: total) }
 
-    /// `1.8%`, `0.012%`, `<0.001%`.
+    /// `1.8%`, `0.012%`, `<0.001%`: three significant digits at most, none trailing.
     static func percent(_ part: Int, of whole: Int) -> String {
-        guard whole > 0 else { return "0%" }
+        guard whole > 0, part != 0 else { return "0%" }
         let p = Double(part) / Double(whole) * 100
-        if part == 0 { return "0%" }
         if p < 0.001 { return "<0.001%" }
         let digits = p >= 10 ? 1 : p >= 1 ? 2 : 3
-        var text = String(format: digits, p)
-        while text.contains("."), text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        var text = "\((p * scale).rounded() / scale)"
+        if text.hasSuffix(".0") { text.removeLast(2) }
         return text + "%"
     }
 
-    private static func String(format digits: Int, _ value: Double) -> Swift.String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        var text = "\(rounded)"
-        if text.contains("e") { text = "\(value)" }
-        return text
-    }
-
     /// `2,345,000`.
-    static func grouped(_ n: Int) -> Swift.String {
-        let digits = Array(Swift.String(n.magnitude))
+    static func grouped(_ n: Int) -> String {
+        let digits = Array(String(n.magnitude))
         var out = ""
         for (i, d) in digits.enumerated() {
             if i > 0, (digits.count - i) % 3 == 0 { out += "," }
@@ -82,8 +73,8 @@ public struct TrafficReport: Sendable {
         return (n < 0 ? "-" : "") + out
     }
 
-    var nowhereLabel: (Nowhere) -> Swift.String {
-        { $0.status == .fallback ? "fallback" : "rejected (\($0.reason ?? ""))" }
+    func label(_ n: Nowhere) -> String {
+        n.status == .fallback ? "fallback" : "rejected (\(n.reason ?? ""))"
     }
 }
 
@@ -105,7 +96,7 @@ extension TrafficReport {
         if nowhere.isEmpty { out += "  none\n" }
         for n in nowhere {
             let hits = n.overcount > 0 ? "≤\(Self.grouped(n.hits))" : Self.grouped(n.hits)
-            out += "  \(hits) \(nowhereLabel(n)) \(n.shape)  e.g. \(n.example)\n"
+            out += "  \(hits) \(label(n)) \(n.shape)  e.g. \(n.example)\n"
         }
         let unused = self.unused
         out += "unused routes (\(unused.count) of \(routes.count), no hits): \(unused.isEmpty ? "none" : unused.joined(separator: ", "))\n"
@@ -148,7 +139,7 @@ extension TrafficReport {
         for (status, hits) in outcomes { out += "| \(status.rawValue) | \(Self.grouped(hits)) | \(share(hits)) |\n" }
         out += "\n**Links that go nowhere**\(estimated ? " (estimated counts)" : ""):\n\n"
         out += "| requests | outcome | shape | example |\n| ---: | --- | --- | --- |\n"
-        for n in nowhere { out += "| \(Self.grouped(n.hits)) | \(cell(nowhereLabel(n))) | \(DiffMarkdownRenderer.code(n.shape)) | \(DiffMarkdownRenderer.code(n.example)) |\n" }
+        for n in nowhere { out += "| \(Self.grouped(n.hits)) | \(cell(label(n))) | \(DiffMarkdownRenderer.code(n.shape)) | \(DiffMarkdownRenderer.code(n.example)) |\n" }
         out += "\n**Unused routes**: \(unused.isEmpty ? "none" : unused.map { DiffMarkdownRenderer.code($0) }.joined(separator: ", "))\n"
         let rare = self.rare
         out += "\n**Rare routes** (under \(rareBelow) requests): \(rare.isEmpty ? "none" : rare.map { "\(DiffMarkdownRenderer.code($0.route)) (\($0.hits))" }.joined(separator: ", "))\n"
