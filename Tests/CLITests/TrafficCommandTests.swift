@@ -265,4 +265,29 @@ struct TrafficCommandTests {
         let badShare = try CLI.run(["diff", "Config/routes.json", "Config/routes.json", "--traffic", file, "--fail-on-share", "broken=1"])
         #expect(badShare.status == 2)
     }
+
+    /// Switchboard's own access log is traffic, and `--server` judges by the manifest a
+    /// running server has in service.
+    @Test func theServersOwnLogAndItsManifest() throws {
+        let curl = try Subprocess.tool("curl", package: "curl")
+        let server = try CLI.Running(["serve", "--config", "Config/routes.json", "--port", "0", "--access-log"])
+        #expect(server.waitFor("serving on 127.0.0.1:"), "\(server.log)")
+        let after = try #require(server.log.split(separator: "serving on 127.0.0.1:").last)
+        let port = try #require(Int(String(after.prefix { $0.isNumber })))
+        for url in ["%2Fartist%2Fbanksy", "%2Fartist%2Fbanksy", "%2Fnope%2F12"] {
+            _ = try Subprocess.run(curl, ["-s", "http://127.0.0.1:\(port)/v1/resolve?url=\(url)&platform=ios"])
+        }
+        _ = try Subprocess.run(curl, ["-s", "http://127.0.0.1:\(port)/healthz"])
+        let served = try CLI.run(["traffic", "-", "--server", "http://127.0.0.1:\(port)", "--format", "json"], stdin: "/artist/banksy\n")
+        #expect(served.status == 0, "\(served.stderr)")
+        #expect((try Self.json(served))["total"] as? Int == 1)
+        _ = server.stop()
+        _ = server.waitFor("(the whole log, to its end)")
+        let log = try CLI.temporaryFile(server.log, name: "switchboard.log")
+        let report = try Self.json(try CLI.run(["traffic", log, "--config", "Config/routes.json", "--format", "json"]))
+        #expect(report["total"] as? Int == 3, "\(report)")
+        #expect(report["badLines"] as? Int == 0)
+        #expect((report["outcomes"] as? [String: Int])?["fallback"] == 1)
+        #expect((report["routes"] as? [[String: Any]])?.first { $0["route"] as? String == "artist" }?["hits"] as? Int == 2)
+    }
 }

@@ -40,6 +40,12 @@ struct AccessLogLine {
         target = Self.unescaped(words[1])
     }
 
+    /// A request as a JSON log line names it (`switchboard serve --access-log`).
+    init(method: String, target: String) {
+        self.method = Array(method.utf8)[...]
+        self.target = Array(target.utf8)
+    }
+
     /// What the line says of traffic: a link, or a request that is none.
     func traffic(host: String?) -> TrafficLine {
         guard method.elementsEqual("GET".utf8) || method.elementsEqual("HEAD".utf8), !target.isEmpty else { return .skipped }

@@ -31,7 +31,9 @@ public enum TrafficFormat: String, Sendable, CaseIterable {
     /// One URL a line; `#` starts a comment line.
     case urls
     /// One JSON object a line: `url`, and optionally `platform`, `idiom`, `appVersion`
-    /// and `hits` (a line standing for that many requests).
+    /// and `hits` (a line standing for that many requests). Switchboard's own log
+    /// (`serve --access-log`) is read too: a request line's `method` and `target` as an
+    /// access log's, its other lines as no links.
     case jsonLines = "json-lines"
     /// nginx's or Apache's access log in the common or combined format: the request
     /// line's target is the URL; a request to Switchboard's own `/v1/resolve` stands for
@@ -70,7 +72,15 @@ public enum TrafficFormat: String, Sendable, CaseIterable {
         guard let value = try? JSONParser.parse(Array(line)), value.objectMembers != nil else {
             return .bad("not a JSON object")
         }
-        guard let url = value["url"]?.stringValue else { return .bad("no \"url\" string") }
+        guard let url = value["url"]?.stringValue else {
+            // Switchboard's own access log (`serve --access-log`): a request's target, read
+            // as an access log's; its other lines (start, reloads) are no links.
+            if let target = value["target"]?.stringValue {
+                return AccessLogLine(method: value["method"]?.stringValue ?? "GET", target: target).traffic(host: host)
+            }
+            if value["message"]?.stringValue != nil { return .skipped }
+            return .bad("no \"url\" string")
+        }
         var context = ResolveContext()
         for field in ResolveContext.Field.allCases {
             guard let member = value[field.rawValue], member != .null else { continue }
