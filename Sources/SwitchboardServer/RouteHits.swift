@@ -5,8 +5,9 @@ import Synchronization
 /// route answered (`matched`) and, for a redirect route, passed on (`redirected`). One
 /// counter pair per route of the manifest in service, so the series are bounded by its
 /// routes; a reload carries each route's counts over by name, and a route the new
-/// manifest drops is no longer reported. Counting is two relaxed atomic adds at most per
-/// redirect, on counters found by index: no lock, no lookup by name.
+/// manifest drops is no longer reported. Counting a resolution is one relaxed atomic add
+/// for its route and one per redirect it followed, on counters found by index: no lock,
+/// no lookup by name.
 final class RouteHits: Sendable {
     final class Counter: Sendable {
         let matched = Atomic<Int>(0)
