@@ -75,10 +75,10 @@ extension DiffReport {
 
     /// What `--fail-on-share` found, one line per threshold.
     public var shareVerdicts: [String] {
-        guard traffic != nil else { return [] }
+        guard let traffic else { return [] }
         let exceeded = sharesExceeded
         return failOnShare.map { t in
-            let share = TrafficReport.percent(Int((trafficShare(atOrAbove: t.severity) * 1e9).rounded()), of: 1_000_000_000)
+            let share = TrafficReport.percent(traffic.hits(atOrAbove: t.severity, ignoring: Set(ignore.keys)), of: traffic.total)
             return "--fail-on-share \(t): \(share) of requests \(t.severity == .breaking ? "break" : "change") (\(exceeded.contains(t) ? "fails" : "passes"))"
         }
     }

@@ -22,11 +22,6 @@ public final class TrafficAnalysis {
         let url: String?
     }
 
-    struct Key: Hashable {
-        let url: String
-        let context: ResolveContext
-    }
-
     /// A group of links that no route took.
     struct Nowhere {
         let shape: String
@@ -37,7 +32,7 @@ public final class TrafficAnalysis {
 
     public let manifest: CompiledManifest
     private let shaper: TrafficShape
-    private var cache: SpaceSaving<Key, Summary>
+    private var cache: SpaceSaving<TrafficRecord.Key, Summary>
     private var shapes: SpaceSaving<String, Nowhere>
     private(set) var outcomes: [Resolution.Status: Int] = [:]
     private(set) var routeHits: [Int]
@@ -57,7 +52,7 @@ public final class TrafficAnalysis {
     /// Tallies one record.
     public func add(_ record: TrafficRecord) {
         var made = false
-        let summary = cache.add(Key(url: record.url, context: record.context), weight: record.hits) {
+        let summary = cache.add(record.key, weight: record.hits) {
             made = true
             return summarize(record)
         }

@@ -12,6 +12,14 @@ public struct TrafficRecord: Sendable, Hashable {
         self.context = context
         self.hits = hits
     }
+
+    /// What one resolution answers for: the URL in its context.
+    struct Key: Hashable {
+        let url: String
+        let context: ResolveContext
+    }
+
+    var key: Key { Key(url: url, context: context) }
 }
 
 /// What a line of traffic is.

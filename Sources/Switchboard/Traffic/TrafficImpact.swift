@@ -48,7 +48,7 @@ public final class TrafficImpact {
     private var replay: ManifestDiff.Replay
     private let shaper: TrafficShape
     private let showQuery: Bool
-    private var cache: SpaceSaving<TrafficAnalysis.Key, String?>
+    private var cache: SpaceSaving<TrafficRecord.Key, String?>
     private var findings: [String: Finding] = [:]
     private var compared = 0
     public static let keptExamples = 3
@@ -62,7 +62,7 @@ public final class TrafficImpact {
 
     /// Tallies one record.
     public func add(_ record: TrafficRecord) {
-        let fingerprint = cache.add(TrafficAnalysis.Key(url: record.url, context: record.context), weight: record.hits) {
+        let fingerprint = cache.add(record.key, weight: record.hits) {
             compare(record)
         }
         if let fingerprint { findings[fingerprint]?.hits += record.hits }
