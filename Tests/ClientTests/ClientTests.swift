@@ -28,6 +28,17 @@ struct ClientTests {
         return url
     }
 
+    /// A server of version 1 and a client started on it, followed, once it has adopted that
+    /// version.
+    static func following(policy: UpdatePolicy) async throws -> (FaultyServer, SwitchboardClient, UpdateLog) {
+        let server = try FaultyServer(Manifests.small(version: 1))
+        let client = SwitchboardClient(configuration: configuration(server: server.url, policy: policy))
+        let log = follow(client)
+        client.start()
+        #expect(await log.first { $0.version == 1 } != nil)
+        return (server, client, log)
+    }
+
     static func follow(_ client: SwitchboardClient) -> UpdateLog {
         let summaries = client.updates().map { update -> ClientUpdateSummary in
             switch update {
@@ -97,11 +108,7 @@ struct ClientTests {
     }
 
     @Test func anEditReachesTheClientThroughABlockingPoll() async throws {
-        let server = try FaultyServer(Manifests.small(version: 1))
-        let client = SwitchboardClient(configuration: Self.configuration(server: server.url, policy: UpdatePolicy(wait: 30)))
-        let log = Self.follow(client)
-        client.start()
-        #expect(await log.first { $0.version == 1 } != nil)
+        let (server, client, log) = try await Self.following(policy: UpdatePolicy(wait: 30))
         // Held on the server, not polling: one request in flight, parked.
         #expect(await waitUntil { server.heldPolls == 1 })
         let requestsBefore = server.arrivals.count
@@ -197,11 +204,7 @@ struct ClientTests {
     }
 
     @Test func retryAfterOn503IsHonoured() async throws {
-        let server = try FaultyServer(Manifests.small(version: 1))
-        let client = SwitchboardClient(configuration: Self.configuration(server: server.url, policy: Self.quick))
-        let log = Self.follow(client)
-        client.start()
-        #expect(await log.first { $0.version == 1 } != nil)
+        let (server, client, log) = try await Self.following(policy: Self.quick)
         server.fault = .status(503, retryAfter: "2")
         #expect(await waitUntil { server.faultsAnswered >= 2 })
         server.fault = .none

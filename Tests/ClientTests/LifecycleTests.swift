@@ -5,17 +5,13 @@ import Testing
 import SystemSupport
 import TestSupport
 
-/// The lifecycle an app needs (issue 47, as the TypeScript client has it), against the
+/// The lifecycle an app needs (as the TypeScript client has it), against the
 /// real server: pause frees the held poll at once, resume and refresh ask at once, stop
 /// then start follows again, ready(timeout:), callbacks, a context set once.
 @Suite(.serialized)
 struct LifecycleTests {
     @Test func pauseFreesTheHeldPollAtOnceAndResumeAsksAtOnce() async throws {
-        let server = try FaultyServer(Manifests.small(version: 1))
-        let client = SwitchboardClient(configuration: ClientTests.configuration(server: server.url, policy: UpdatePolicy(wait: 120)))
-        let log = ClientTests.follow(client)
-        client.start()
-        #expect(await log.first { $0.version == 1 } != nil)
+        let (server, client, log) = try await ClientTests.following(policy: UpdatePolicy(wait: 120))
         #expect(await waitUntil { server.heldPolls == 1 })
         let paused = ContinuousClock.now
         await client.pause()
@@ -43,11 +39,7 @@ struct LifecycleTests {
     }
 
     @Test func refreshDuringABackoffAsksAtOnce() async throws {
-        let server = try FaultyServer(Manifests.small(version: 1))
-        let client = SwitchboardClient(configuration: ClientTests.configuration(server: server.url, policy: ClientTests.quick))
-        let log = ClientTests.follow(client)
-        client.start()
-        #expect(await log.first { $0.version == 1 } != nil)
+        let (server, client, log) = try await ClientTests.following(policy: ClientTests.quick)
         // The server asks for a minute's pause; the client keeps to it...
         server.fault = .status(503, retryAfter: "60")
         #expect(await log.first { $0.failure == "status" } != nil)
@@ -69,11 +61,7 @@ struct LifecycleTests {
     }
 
     @Test func stopThenStartFollowsTheServerAgain() async throws {
-        let server = try FaultyServer(Manifests.small(version: 1))
-        let client = SwitchboardClient(configuration: ClientTests.configuration(server: server.url, policy: UpdatePolicy(wait: 30)))
-        let log = ClientTests.follow(client)
-        client.start()
-        #expect(await log.first { $0.version == 1 } != nil)
+        let (server, client, log) = try await ClientTests.following(policy: UpdatePolicy(wait: 30))
         await client.stop()
         #expect(client.mode == .idle)
         #expect(await waitUntil { server.heldPolls == 0 })
