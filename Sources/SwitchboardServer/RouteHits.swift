@@ -34,9 +34,7 @@ final class RouteHits: Sendable {
     @inline(__always)
     func count(_ result: borrowing Resolution) {
         if let route = result.routeIndex { counters[route].matched.wrappingAdd(1, ordering: .relaxed) }
-        if result.redirects.count > 0 {
-            for hop in result.redirects { counters[hop].redirected.wrappingAdd(1, ordering: .relaxed) }
-        }
+        for hop in result.redirects { counters[hop].redirected.wrappingAdd(1, ordering: .relaxed) }
     }
 
     /// The Prometheus series, every route of the manifest included (a dead route shows 0).

@@ -132,14 +132,19 @@ public struct RedirectHops: Sendable, Equatable, Sequence {
         count += 1
     }
 
-    public func makeIterator() -> AnyIterator<Int> {
-        var i = 0
-        let (low, high, count) = (self.low, self.high, self.count)
-        return AnyIterator {
-            guard i < count else { return nil }
-            defer { i += 1 }
-            let word = i < 4 ? low : high
-            return Int((word >> UInt64((i % 4) * 16)) & 0xFFFF)
+    /// Walks the hops without an allocation (an `AnyIterator` would box its state on every
+    /// redirected request the server counts).
+    public struct Iterator: IteratorProtocol {
+        fileprivate let hops: RedirectHops
+        fileprivate var index = 0
+
+        public mutating func next() -> Int? {
+            guard index < hops.count else { return nil }
+            defer { index += 1 }
+            let word = index < 4 ? hops.low : hops.high
+            return Int((word >> UInt64((index % 4) * 16)) & 0xFFFF)
         }
     }
+
+    public func makeIterator() -> Iterator { Iterator(hops: self) }
 }
