@@ -102,38 +102,66 @@ static inline int sb_connection_fd(struct MHD_Connection *connection) {
     return info == NULL ? -1 : info->connect_fd;
 }
 
-/// The share of the connection limit an address counts against: its /24 for IPv4 (and
-/// IPv4-mapped IPv6), its /64 for IPv6, which one holder gets whole. `v6` tells the two
-/// apart; an address of another family has the share (0, -1).
-struct sb_share {
-    uint64_t prefix;
-    int v6;
+/// An address as 128 bits: IPv6 as it is, IPv4 as its IPv4-mapped IPv6 form
+/// (::ffff:a.b.c.d); `known` is 0 for another family (or none), which reads as `::`.
+struct sb_ip {
+    uint64_t high;
+    uint64_t low;
+    int known;
 };
 
-static inline struct sb_share sb_address_share(const struct sockaddr *address) {
-    struct sb_share share = { 0, -1 };
-    if (address == NULL) return share;
+static inline struct sb_ip sb_address_ip(const struct sockaddr *address) {
+    struct sb_ip ip = { 0, 0, 0 };
+    if (address == NULL) return ip;
     if (address->sa_family == AF_INET) {
-        share.prefix = ntohl(((const struct sockaddr_in *)address)->sin_addr.s_addr) >> 8;
-        share.v6 = 0;
+        ip.low = 0xFFFF00000000ull | ntohl(((const struct sockaddr_in *)address)->sin_addr.s_addr);
+        ip.known = 1;
     } else if (address->sa_family == AF_INET6) {
-        const struct in6_addr *a = &((const struct sockaddr_in6 *)address)->sin6_addr;
-        const uint8_t *b = a->s6_addr;
-        if (IN6_IS_ADDR_V4MAPPED(a)) {
-            share.prefix = ((uint64_t)b[12] << 16) | ((uint64_t)b[13] << 8) | b[14];
-            share.v6 = 0;
-        } else {
-            for (int i = 0; i < 8; i++) share.prefix = (share.prefix << 8) | b[i];
-            share.v6 = 1;
-        }
+        const uint8_t *b = ((const struct sockaddr_in6 *)address)->sin6_addr.s6_addr;
+        for (int i = 0; i < 8; i++) ip.high = (ip.high << 8) | b[i];
+        for (int i = 8; i < 16; i++) ip.low = (ip.low << 8) | b[i];
+        ip.known = 1;
     }
-    return share;
+    return ip;
 }
 
-/// The share of a connection's client address.
-static inline struct sb_share sb_connection_share(struct MHD_Connection *connection) {
+/// The connection's peer address.
+static inline struct sb_ip sb_connection_ip(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    return sb_address_share(info == NULL ? NULL : info->client_addr);
+    return sb_address_ip(info == NULL ? NULL : info->client_addr);
+}
+
+/// The lines of `Forwarded` (kind 1) and `X-Forwarded-For` (kind 2) a request has, in
+/// order, up to `capacity`; `count` may exceed it (the lines past it are not stored).
+struct sb_forwarded_scan {
+    const char **values;
+    unsigned char *kinds;
+    unsigned int capacity;
+    unsigned int count;
+};
+
+static inline enum MHD_Result sb_forwarded_iterator(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                                    const char *value, size_t value_size) {
+    (void)kind; (void)value_size;
+    struct sb_forwarded_scan *scan = (struct sb_forwarded_scan *)cls;
+    if (key == NULL) return MHD_YES;
+    unsigned char which = 0;
+    if (key_size == 9 && strcasecmp(key, "Forwarded") == 0) which = 1;
+    else if (key_size == 15 && strcasecmp(key, "X-Forwarded-For") == 0) which = 2;
+    if (which == 0) return MHD_YES;
+    if (scan->count < scan->capacity) {
+        scan->values[scan->count] = value == NULL ? "" : value;
+        scan->kinds[scan->count] = which;
+    }
+    scan->count += 1;
+    return MHD_YES;
+}
+
+static inline unsigned int sb_forwarded_headers(struct MHD_Connection *connection, const char **values, unsigned char *kinds,
+                                                unsigned int capacity) {
+    struct sb_forwarded_scan scan = { values, kinds, capacity, 0 };
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, sb_forwarded_iterator, &scan);
+    return scan.count;
 }
 
 /// A response whose body MHD copies (MHD_create_response_from_buffer_copy does not

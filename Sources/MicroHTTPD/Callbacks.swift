@@ -8,12 +8,16 @@ import SystemSupport
 // anything that can trap on client input.
 
 /// libmicrohttpd's accept policy: once the daemon is stopping, a new connection is closed
-/// as soon as it is accepted (`HTTPDaemon.stop`).
+/// as soon as it is accepted (`HTTPDaemon.stop`); one from a block that holds its share
+/// is closed too, unless it comes from a trusted proxy.
 func acceptPolicy(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
     guard let cls else { return .YES }
     return Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
         if context.refusing.load(ordering: .relaxed) { return .NO }
-        return context.shares.admits(AddressShares.Share(address: address)) ? .YES : .NO
+        let peer = IPAddress(sb_address_ip(address))
+        if context.isTrusted(peer) || context.shares.admits(peer.block) { return .YES }
+        context.configuration.onShareTaken?(peer.block)
+        return .NO
     }
 }
 
@@ -25,22 +29,22 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
     let context = Unmanaged<DaemonContext>.fromOpaque(cls)
     if code == .CONNECTION_NOTIFY_STARTED {
         guard let connection else { return }
-        let share = AddressShares.Share(sb_connection_share(connection))
-        let state = RequestState(headerNames: context._withUnsafeGuaranteedRef { $0.headerNames }, share: share,
-                                 fd: sb_connection_fd(connection))
-        socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
+        let peer = IPAddress(sb_connection_ip(connection))
         context._withUnsafeGuaranteedRef { context in
+            let state = RequestState(headerNames: context.headerNames, peer: peer, peerTrusted: context.isTrusted(peer),
+                                     fd: sb_connection_fd(connection))
+            socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
             context.connectionStates.wrappingAdd(1, ordering: .relaxed)
             // Past its share (another thread took the last slot): shut down before any read.
-            if !context.shares.opened(share) { shutdown(state.head.fd, Int32(SHUT_RDWR)) }
+            if !state.peerTrusted && !context.shares.opened(peer.block) { shutdown(state.head.fd, Int32(SHUT_RDWR)) }
             context.heads.opened(state.head)
         }
     } else if let state = socketContext.pointee {
         let request = Unmanaged<RequestState>.fromOpaque(state)
-        let (counted, share, head) = request._withUnsafeGuaranteedRef { ($0.counted, $0.share, $0.head) }
+        let (counted, peer, trusted, head) = request._withUnsafeGuaranteedRef { ($0.counted, $0.peer, $0.peerTrusted, $0.head) }
         context._withUnsafeGuaranteedRef { context in
             if counted { context.inFlight.wrappingSubtract(1, ordering: .releasing) }
-            context.shares.closed(share)
+            if !trusted { context.shares.closed(peer.block) }
             context.heads.closed(head)
         }
         request.release()
@@ -117,14 +121,22 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
     if let held = state.held {
         // Resumed: the request was woken, timed out, lost its client or the daemon stops.
         state.held = nil
-        return queue(connection, answer(of: held), context: context, state: state)
+        var response = answer(of: held)
+        if !state.heldHeaders.isEmpty {
+            response.headers += state.heldHeaders
+            state.heldHeaders = []
+        }
+        return queue(connection, response, context: context, state: state)
     }
     if !state.started {
         state.started = true
         state.head.deadline.store(0, ordering: .relaxed)
         // Answered at once, before any body is read, and the connection closes (0.9.75
         // closes a connection answered on the first call): what a smuggling attempt deserves.
-        guard let refusal = framingRefusal(context, state, connection, url, version) else { return .YES }
+        guard let refusal = framingRefusal(context, state, connection, url, version) else {
+            if state.peerTrusted { state.client = forwardedClient(context.configuration.trustedProxies, peer: state.peer, connection) }
+            return .YES
+        }
         return queue(connection, refusal, context: context, state: state)
     }
     if uploadDataSize.pointee > 0 {
@@ -193,6 +205,38 @@ private func framingRefusal(_ context: DaemonContext, _ state: RequestState, _ c
         return problem(413, "Content Too Large", "the body is larger than \(limits.maxBodySize) bytes")
     }
     return nil
+}
+
+/// The client a trusted proxy forwarded the request for (``TrustedProxies/client(peer:forwarded:xForwardedFor:)``),
+/// from its `Forwarded` and `X-Forwarded-For` lines, each header's joined by commas as
+/// RFC 9110 5.3 reads several lines of one field. More lines than any chain of proxies
+/// sends are not believed: the peer is then the client.
+private func forwardedClient(_ trusted: TrustedProxies, peer: IPAddress, _ connection: OpaquePointer) -> IPAddress {
+    let capacity = 16
+    return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: capacity) { values in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { kinds in
+            let count = Int(sb_forwarded_headers(connection, values.baseAddress, kinds.baseAddress, UInt32(capacity)))
+            if count == 0 { return trusted.client(peer: peer, forwarded: nil, xForwardedFor: nil) }
+            guard count <= capacity else { return peer }
+            var forwarded: [UInt8]? = nil, xForwardedFor: [UInt8]? = nil
+            for k in 0..<count {
+                guard let value = values[k] else { continue }
+                let bytes = UnsafeRawBufferPointer(start: value, count: strlen(value))
+                if kinds[k] == 1 { appendLine(bytes, to: &forwarded) } else { appendLine(bytes, to: &xForwardedFor) }
+            }
+            return trusted.client(peer: peer, forwarded: forwarded?[...], xForwardedFor: xForwardedFor?[...])
+        }
+    }
+}
+
+private func appendLine(_ line: UnsafeRawBufferPointer, to field: inout [UInt8]?) {
+    if field == nil { field = [] } else { field!.append(UInt8(ascii: ",")) }
+    field!.append(contentsOf: line)
+}
+
+extension IPAddress {
+    /// A peer's address as the shim reads it off its socket address.
+    init(_ ip: sb_ip) { self.init(high: ip.high, low: ip.low) }
 }
 
 /// A piece of the body: kept up to the size limit, refused past its deadline.
@@ -275,9 +319,12 @@ func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, cont
     case .held(let held):
         if held.park(connection, loop: context.holdLoop) {
             state.held = held
+            state.heldHeaders = response.headers
             return .YES
         }
-        return queue(connection, answer(of: held), context: context, state: state)
+        var answer = answer(of: held)
+        answer.headers += response.headers
+        return queue(connection, answer, context: context, state: state)
     }
     guard let made else { return .NO }
     let result = MHD_queue_response(connection, status, made)

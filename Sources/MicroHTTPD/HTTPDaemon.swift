@@ -56,6 +56,14 @@ public final class HTTPDaemon: Sendable {
         /// Bytes of request bodies being received, all connections together; a body that
         /// would take more gets 503.
         public var bodyMemoryBudget: Int
+        /// Peers whose forwarded client is believed (``TrustedProxies``); their connections
+        /// are not held to a block's share, and each request counts for its forwarded client
+        /// (``HTTPRequest/client``).
+        public var trustedProxies: TrustedProxies
+        /// Told of a block refused a connection for taking its share (``perIPConnectionLimit``),
+        /// on the thread accepting it: behind a proxy not named in ``trustedProxies``, that
+        /// is every client at once.
+        public var onShareTaken: (@Sendable (ClientBlock) -> Void)?
         /// Request headers copied into ``HTTPRequest``.
         public var requestHeaders: [String]
         /// Told of every thousand connection states let go (held requests answered,
@@ -66,7 +74,8 @@ public final class HTTPDaemon: Sendable {
                     perIPConnectionLimit: Int = 256, timeoutSeconds: Int = 15, connectionMemoryLimit: Int = 32 << 10,
                     maxTargetLength: Int = 12 << 10, maxHeaderFields: Int = 100, maxHeaderBytes: Int = 8 << 10,
                     maxBodySize: Int = 1 << 20, bodyDeadlineSeconds: Int = 10, headDeadlineSeconds: Int = 10,
-                    bodyMemoryBudget: Int = 64 << 20, requestHeaders: [String] = []) {
+                    bodyMemoryBudget: Int = 64 << 20, trustedProxies: TrustedProxies = TrustedProxies(),
+                    requestHeaders: [String] = []) {
             self.host = host
             self.port = port
             self.threads = threads
@@ -81,6 +90,7 @@ public final class HTTPDaemon: Sendable {
             self.bodyDeadlineSeconds = bodyDeadlineSeconds
             self.headDeadlineSeconds = headDeadlineSeconds
             self.bodyMemoryBudget = bodyMemoryBudget
+            self.trustedProxies = trustedProxies
             self.requestHeaders = requestHeaders
         }
     }
@@ -121,7 +131,8 @@ public final class HTTPDaemon: Sendable {
             config.port = UInt16(clamping: configuration.port)
             config.threads = UInt32(max(1, configuration.threads))
             config.connection_limit = UInt32(configuration.connectionLimit)
-            // Counted here by /24 and /64 (``AddressShares``), not per address by libmicrohttpd.
+            // Counted here by /24 and /64, trusted proxies apart (``AddressShares``), not per
+            // address by libmicrohttpd.
             config.per_ip_limit = 0
             config.timeout_seconds = UInt32(configuration.timeoutSeconds)
             config.memory_limit = configuration.connectionMemoryLimit
@@ -233,6 +244,11 @@ final class DaemonContext: Sendable {
     let holdLoop: HoldLoop
     /// Open connections by /24 or /64.
     let shares: AddressShares
+    /// Whether a peer is one of ``HTTPDaemon/Configuration/trustedProxies`` (false at once
+    /// when none are named).
+    func isTrusted(_ peer: IPAddress) -> Bool {
+        !configuration.trustedProxies.isEmpty && configuration.trustedProxies.contains(peer)
+    }
     /// Connections whose request head is late are cut off.
     let heads: HeadDeadlines
     /// Bytes of bodies being received, all connections together (``HTTPDaemon/Configuration/bodyMemoryBudget``).
@@ -255,48 +271,6 @@ final class DaemonContext: Sendable {
         for i in headerNames.indices { free(UnsafeMutablePointer(mutating: headerNamesC[i])) }
         headerNamesC.deallocate()
     }
-}
-
-/// Open connections by the block of addresses they come from (``sb_share``: a /24 or a
-/// /64), each block at most `limit`: an IPv6 client holds a /64 and more, and one address
-/// per connection would give it every slot.
-final class AddressShares: Sendable {
-    struct Share: Hashable, Sendable {
-        let prefix: UInt64
-        let v6: Int32
-        init(_ share: sb_share) { (prefix, v6) = (share.prefix, share.v6) }
-        /// The share of a client address.
-        init(address: UnsafePointer<sockaddr>?) { self.init(sb_address_share(address)) }
-    }
-
-    let limit: Int
-    private let open = Locked<[Share: Int]>([:])
-
-    init(limit: Int) { self.limit = max(1, limit) }
-
-    /// Whether a connection of `share` may be accepted (checked as it is accepted; it is
-    /// counted once libmicrohttpd has made it, ``opened(_:)``).
-    func admits(_ share: Share) -> Bool { open.withLock { ($0[share] ?? 0) < limit } }
-
-    /// Counts a connection libmicrohttpd has made; false when it takes its share past the
-    /// limit. Two threads can each admit the share's last slot before either counts it:
-    /// the one counted second is then cut off (``connectionNotified``).
-    func opened(_ share: Share) -> Bool {
-        open.withLock { counts in
-            counts[share, default: 0] += 1
-            return counts[share, default: 0] <= limit
-        }
-    }
-
-    func closed(_ share: Share) {
-        open.withLock { counts in
-            guard let count = counts[share] else { return }
-            counts[share] = count > 1 ? count - 1 : nil
-        }
-    }
-
-    /// Connections open from `share`.
-    func count(_ share: Share) -> Int { open.withLock { $0[share] ?? 0 } }
 }
 
 /// Connections waiting for a request's head, each cut off (its socket shut down, so that

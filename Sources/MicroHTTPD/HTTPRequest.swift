@@ -51,11 +51,19 @@ public struct HTTPRequest: Sendable {
     /// deadline counts: a handler times the request from here instead of reading the
     /// clock again.
     public let began: UInt64
+    /// The client the request counts for, whose block its shares are kept by: the peer,
+    /// or the client a trusted proxy forwarded (``TrustedProxies``).
+    public let client: IPAddress
+    /// The trusted proxy the request came through (nil when its peer is not one).
+    public let proxy: IPAddress?
 
     /// `questionMark`: where the target's `?` is (or its length), when the caller found it.
     init(method: String, target: [UInt8], body: [UInt8], headerNames: [String], headers: HeaderValues,
-         began: UInt64 = monotonicNanoseconds(), questionMark: Int? = nil, methodKind: HTTPMethod? = nil) {
+         began: UInt64 = monotonicNanoseconds(), questionMark: Int? = nil, methodKind: HTTPMethod? = nil,
+         client: IPAddress = IPAddress(ipv4: 0x7F00_0001), proxy: IPAddress? = nil) {
         self.method = method
+        self.client = client
+        self.proxy = proxy
         self.methodKind = methodKind ?? HTTPMethod(method)
         self.began = began
         self.target = target

@@ -8,7 +8,8 @@ public struct HTTPResponse: Sendable {
         /// A body written over time (`text/event-stream`).
         case stream(EventStream)
         /// No answer yet: the connection is parked until the request is woken
-        /// (``HeldRequest``); status and headers come with the answer.
+        /// (``HeldRequest``); status and headers come with the answer, and the
+        /// response's `headers` are added to them.
         case held(HeldRequest)
     }
 

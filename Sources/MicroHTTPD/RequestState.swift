@@ -30,6 +30,8 @@ final class RequestState {
     /// Set while the request is parked; its answer is queued when libmicrohttpd calls the
     /// access handler again after the resume.
     @exclusivity(unchecked) var held: HeldRequest?
+    /// The headers of the held response, added to its answer.
+    @exclusivity(unchecked) var heldHeaders: [(String, String)] = []
     /// The queued answer's ``HTTPResponse/onCompleted``, called when the request completes.
     @exclusivity(unchecked) var onCompleted: (@Sendable () -> Void)?
     /// Lent to the handler by each request, kept between them.
@@ -38,16 +40,23 @@ final class RequestState {
     /// borrows them with its buffers (``lendRequest(method:)``).
     @exclusivity(unchecked) private var headerNames: [String]
 
-    /// The block of addresses the connection counts against (``AddressShares``).
-    let share: AddressShares.Share
+    /// The connection's peer, and whether it is a trusted proxy (then not counted in
+    /// ``AddressShares``, and each request's client is the one it forwards).
+    let peer: IPAddress
+    let peerTrusted: Bool
+    /// The client the request counts for: the peer, or the client a trusted peer
+    /// forwarded (set with the framing checks).
+    @exclusivity(unchecked) var client: IPAddress
     /// When its next request's head is due (``HeadDeadlines``).
     let head: HeadDeadlines.Watch
     /// Bytes of the body counted in ``DaemonContext/bodyBytes``.
     @exclusivity(unchecked) var bodyCounted = 0
 
-    init(headerNames: [String], share: AddressShares.Share, fd: Int32) {
+    init(headerNames: [String], peer: IPAddress, peerTrusted: Bool, fd: Int32) {
         self.headerNames = headerNames
-        self.share = share
+        self.peer = peer
+        self.peerTrusted = peerTrusted
+        self.client = peer
         self.head = HeadDeadlines.Watch(fd: fd)
     }
 
@@ -78,7 +87,7 @@ final class RequestState {
         swap(&headers, &self.headers)
         swap(&names, &headerNames)
         return HTTPRequest(method: method.name, target: target, body: body, headerNames: names, headers: headers, began: began,
-                           questionMark: questionMark, methodKind: method.kind)
+                           questionMark: questionMark, methodKind: method.kind, client: client, proxy: peerTrusted ? peer : nil)
     }
 
     /// The buffers lent to `request` back, for the connection's next request. (If the
@@ -103,6 +112,7 @@ final class RequestState {
         started = false
         bodyTooLarge = false
         held = nil
+        if !heldHeaders.isEmpty { heldHeaders = [] }
         if target.capacity > Self.keptCapacity { target = [] }
         if body.capacity > 0 { body = [] }
         headers.clear(keepingCapacityUpTo: Self.keptCapacity)

@@ -19,6 +19,9 @@ public struct RequestLimits: Sendable, Equatable {
     public var expensiveRequests: Int
     /// How long one may wait and run before it is answered 503.
     public var expensiveSeconds: Int
+    /// Expensive requests one client block may have at once: half of them (at least one),
+    /// so that one client never takes them all; past it, 429 with `Retry-After`.
+    public var expensivePerClient: Int { max(1, expensiveRequests / 2) }
     /// How long an event stream lives; it then ends, and its `retry:` (2 to 5 s, random
     /// per connection) brings the client back (`--max-stream-seconds`).
     public var streamSeconds: Int
@@ -40,8 +43,9 @@ public struct RequestLimits: Sendable, Equatable {
 /// the cheap requests of everyone else. At most ``RequestLimits/expensiveRequests`` are taken
 /// at once, from their start until their answer has been sent (or their client left), so
 /// that what their answers hold in memory is bounded too; past it the answer is 503 with
-/// `Retry-After`. A client that leaves stops its work: the hold loop sees the socket
-/// close, and the work checks between items.
+/// `Retry-After`; one client block may take half of them, past which it gets 429. A client
+/// that leaves stops its work: the hold loop sees the socket close, and the work checks
+/// between items.
 final class ExpensiveWork: Sendable {
     /// Whether the client still wants the answer: checked by the work between items.
     final class Job: Sendable {
@@ -55,32 +59,62 @@ final class ExpensiveWork: Sendable {
         fileprivate func cancel() { cancelled.store(true, ordering: .relaxed) }
     }
 
-    let limits: RequestLimits
-    private let taken = Atomic(0)
-    private let queue = DispatchQueue(label: "switchboard.expensive")
+    /// Requests taken, in all and by client block.
+    private struct Taken: Sendable {
+        var total = 0
+        var perBlock: [ClientBlock: Int] = [:]
+    }
 
-    init(limits: RequestLimits) { self.limits = limits }
+    let limits: RequestLimits
+    private let taken = Locked(Taken())
+    private let queue = DispatchQueue(label: "switchboard.expensive")
+    /// Told of each refusal: whether the client's share was taken (rather than the server's).
+    private let onRefusal: (@Sendable (_ clientShare: Bool, ClientBlock) -> Void)?
+
+    init(limits: RequestLimits, onRefusal: (@Sendable (_ clientShare: Bool, ClientBlock) -> Void)? = nil) {
+        self.limits = limits
+        self.onRefusal = onRefusal
+    }
 
     /// Seconds a stop waits for work in progress (a server's default grace period).
     static let stopWait = 10
 
     /// Requests taken now (queued, running or being sent).
-    var inProgress: Int { taken.load(ordering: .relaxed) }
+    var inProgress: Int { taken.withLock { $0.total } }
 
     /// Runs `work` off the daemon's threads and answers with what it returns; `answered`
     /// is told the response and its outcomes when it goes out (not when the client left
-    /// first). A 503 at once when ``RequestLimits/expensiveRequests`` are taken.
-    func run(_ work: @escaping @Sendable (Job) -> (HTTPResponse, OutcomeCounts),
+    /// first). A 503 at once when ``RequestLimits/expensiveRequests`` are taken; a 429 when
+    /// `client`'s block has taken ``RequestLimits/expensivePerClient``.
+    func run(client: ClientBlock, _ work: @escaping @Sendable (Job) -> (HTTPResponse, OutcomeCounts),
              answered: @escaping @Sendable (HTTPResponse, OutcomeCounts) -> Void) -> (HTTPResponse, OutcomeCounts) {
-        let (before, _) = taken.wrappingAdd(1, ordering: .relaxed)
-        guard before < limits.expensiveRequests else {
-            taken.wrappingSubtract(1, ordering: .relaxed)
-            return (Problem.unavailable("\(limits.expensiveRequests) batch, explain=near or validate requests are in progress; retry in a second",
-                                        retryAfter: 1).response, .none)
+        let limits = self.limits
+        let refusal: Problem? = taken.withLock { t in
+            if t.total >= limits.expensiveRequests {
+                return Problem.unavailable("\(limits.expensiveRequests) batch, explain=near or validate requests are in progress; retry in a second",
+                                           retryAfter: 1)
+            }
+            let mine = t.perBlock[client, default: 0]
+            if mine >= limits.expensivePerClient {
+                return Problem.tooManyRequests("this client has \(mine) batch, explain=near or validate requests in progress, as many as one client may; retry in a second",
+                                               retryAfter: 1)
+            }
+            t.total += 1
+            t.perBlock[client] = mine + 1
+            return nil
+        }
+        if let refusal {
+            onRefusal?(refusal.status == 429, client)
+            return (refusal.response, .none)
         }
         let job = Job()
         let release: @Sendable () -> Void = { [self] in
-            if !job.released.exchange(true, ordering: .relaxed) { taken.wrappingSubtract(1, ordering: .relaxed) }
+            guard !job.released.exchange(true, ordering: .relaxed) else { return }
+            taken.withLock { t in
+                t.total -= 1
+                let mine = t.perBlock[client, default: 1]
+                t.perBlock[client] = mine > 1 ? mine - 1 : nil
+            }
         }
         let seconds = limits.expensiveSeconds
         let held = HeldRequest(until: .now + .seconds(seconds)) { wake in

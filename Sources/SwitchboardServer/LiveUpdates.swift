@@ -30,6 +30,9 @@ final class LiveUpdates: Sendable {
         /// Held polls and streams together; past it a poll is answered at once (the
         /// preference not applied, as RFC 7240 allows) and a stream gets 503.
         var connections = Int.max
+        /// Held polls and streams of one client block (``HTTPRequest/client``); past it
+        /// its poll is answered at once and its stream gets 429.
+        var perClient = Int.max
         /// How long a stream lives before it is ended (its client comes back after its `retry:`).
         var streamSeconds = 3600
     }
@@ -38,6 +41,7 @@ final class LiveUpdates: Sendable {
         let request: HeldRequest
         let etag: String
         let echo: Bool
+        let block: ClientBlock
     }
 
     /// What `/metrics` shows.
@@ -63,14 +67,37 @@ final class LiveUpdates: Sendable {
         var service: Service
         var waiters: [UInt64: Waiter] = [:]
         /// Waiters woken by a swap and not yet answered, with the swap's time.
-        var woken: [UInt64: ContinuousClock.Instant] = [:]
-        var streams: [UInt64: (stream: EventStream, ends: ContinuousClock.Instant)] = [:]
+        var woken: [UInt64: (swapped: ContinuousClock.Instant, block: ClientBlock)] = [:]
+        var streams: [UInt64: (stream: EventStream, ends: ContinuousClock.Instant, block: ClientBlock)] = [:]
+        /// Held polls and streams by client block.
+        var perBlock: [ClientBlock: Int] = [:]
+
+        /// Why a held poll or a stream of `block` may not start now, or nil (and it is counted).
+        mutating func take(_ block: ClientBlock, _ limits: Limits) -> Refusal? {
+            guard waiters.count + woken.count + streams.count < limits.connections else { return .server }
+            let held = perBlock[block, default: 0]
+            guard held < limits.perClient else { return .client }
+            perBlock[block] = held + 1
+            return nil
+        }
+
+        mutating func release(_ block: ClientBlock) {
+            guard let held = perBlock[block] else { return }
+            perBlock[block] = held > 1 ? held - 1 : nil
+        }
         var nextID: UInt64 = 1
         var figures = Figures()
         /// The refusal last announced: the same file refused again (every write in its
         /// folder re-reads it) is not news until a manifest is put in service.
         var lastFailure: String?
     }
+
+    /// Why a held poll or a stream was refused: the server's share of the connections is
+    /// taken, or the client's.
+    enum Refusal: Error, Sendable, Equatable { case server, client }
+
+    /// Told of each refusal, with the client's block (for the log and `/metrics`).
+    let onRefusal: (@Sendable (Refusal, ClientBlock) -> Void)?
 
     private let state: Locked<State>
     /// Runs between a swap and the wake-ups it decided, for tests that pause there.
@@ -80,8 +107,9 @@ final class LiveUpdates: Sendable {
 
     let limits: Limits
 
-    init(current: ServedManifest, limits: Limits = Limits()) {
+    init(current: ServedManifest, limits: Limits = Limits(), onRefusal: (@Sendable (Refusal, ClientBlock) -> Void)? = nil) {
         self.limits = limits
+        self.onRefusal = onRefusal
         state = Locked(State(service: Service(current: current)))
         keepAlive = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "switchboard.keep-alive"))
         // Often enough to end a stream within a second of its end when streams are short.
@@ -125,8 +153,9 @@ final class LiveUpdates: Sendable {
     /// service (200 with it) or `wait` seconds and a random extra of up to `wait`/16 pass
     /// (304); both carry `Preference-Applied`. `answered` is told the status sent (not
     /// when the client left first). Nil when held polls and streams already take their
-    /// share of the connections: the poll is then answered as if it had asked for no wait.
-    func hold(seen: ServedManifest, echo: Bool, gzip: Bool, wait: Int,
+    /// share of the connections, or those of `client`'s block take its share: the poll is
+    /// then answered as if it had asked for no wait.
+    func hold(seen: ServedManifest, echo: Bool, gzip: Bool, wait: Int, client: ClientBlock,
               answered: @escaping @Sendable (Int) -> Void) -> HTTPResponse? {
         let etag = echo ? seen.echoETag : seen.compiled.etag
         let jitter = LivePolling.maxJitter(wait: wait) * Double.random(in: 0...1)
@@ -141,14 +170,17 @@ final class LiveUpdates: Sendable {
             if wake != .clientGone { answered(response.status) }
             return response
         }
-        let capacity = limits.connections
-        let registered: Bool? = state.withLock { s in
-            guard (echo ? s.service.current.echoETag : s.service.current.compiled.etag) == etag else { return false }
-            guard s.waiters.count + s.woken.count + s.streams.count < capacity else { return nil }
-            s.waiters[id] = Waiter(request: request, etag: etag, echo: echo)
-            return true
+        let limits = self.limits
+        let registered: Result<Bool, Refusal> = state.withLock { s in
+            guard (echo ? s.service.current.echoETag : s.service.current.compiled.etag) == etag else { return .success(false) }
+            if let refusal = s.take(client, limits) { return .failure(refusal) }
+            s.waiters[id] = Waiter(request: request, etag: etag, echo: echo, block: client)
+            return .success(true)
         }
-        guard let registered else { return nil }
+        guard case .success(let registered) = registered else {
+            if case .failure(let refusal) = registered { onRefusal?(refusal, client) }
+            return nil
+        }
         // The manifest changed since the comparison: the answer, a 200, goes out at once.
         if !registered { request.wake() }
         return .held(request)
@@ -158,8 +190,9 @@ final class LiveUpdates: Sendable {
     private func finish(_ id: UInt64) -> ServedManifest {
         let now = ContinuousClock.now
         return state.withLock { s in
-            s.waiters[id] = nil
-            if let swapped = s.woken.removeValue(forKey: id) {
+            if let waiter = s.waiters.removeValue(forKey: id) { s.release(waiter.block) }
+            if let (swapped, block) = s.woken.removeValue(forKey: id) {
+                s.release(block)
                 let seconds = Double((now - swapped) / .microseconds(1)) / 1e6
                 let bucket = Self.wakeupBuckets.firstIndex { seconds <= $0 } ?? Self.wakeupBuckets.count
                 s.figures.wakeups[bucket] += 1
@@ -174,29 +207,40 @@ final class LiveUpdates: Sendable {
     /// `GET /v1/events`: a stream that starts with its `retry:` delay (2 to 5 s, random
     /// per connection) and, unless `lastEventID` names the manifest in service, a
     /// `manifest` event for it.
-    func subscribe(lastEventID: String?) -> HTTPResponse {
+    func subscribe(lastEventID: String?, client: ClientBlock) -> HTTPResponse {
         let retry = ServerSentEvent.retry(milliseconds: Int.random(in: 2000...5000))
         let ends = ContinuousClock.now + .seconds(limits.streamSeconds)
-        let capacity = limits.connections
-        let stream: EventStream? = state.withLock { s in
-            guard s.waiters.count + s.woken.count + s.streams.count < capacity else { return nil }
+        let limits = self.limits
+        let stream: Result<EventStream, Refusal> = state.withLock { s in
+            if let refusal = s.take(client, limits) { return .failure(refusal) }
             let id = s.nextID
             s.nextID += 1
             let current = s.service.current
             let initial = lastEventID == current.compiled.etag ? retry : retry + Self.manifestEvent(current)
             let stream = EventStream(initial: initial, limit: Self.streamBacklogLimit) { [weak self] in
-                self?.state.withLock { _ = $0.streams.removeValue(forKey: id) }
+                self?.state.withLock { s in
+                    if let closed = s.streams.removeValue(forKey: id) { s.release(closed.block) }
+                }
             }
-            s.streams[id] = (stream, ends)
-            return stream
+            s.streams[id] = (stream, ends, client)
+            return .success(stream)
         }
-        guard let stream else {
-            return Problem.unavailable("held polls and event streams take all the connections they may; retry in a few seconds",
-                                       retryAfter: Int.random(in: 2...5)).response
+        let refusal: Refusal
+        switch stream {
+        case .success(let stream):
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8"),
+                                                       ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")],
+                                stream: stream)
+        case .failure(let reason):
+            refusal = reason
         }
-        return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8"),
-                                                   ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")],
-                            stream: stream)
+        onRefusal?(refusal, client)
+        if refusal == .client {
+            return Problem.tooManyRequests("this client holds all the polls and event streams one client may (\(limits.perClient)); retry in a few seconds",
+                                           retryAfter: Int.random(in: 2...5)).response
+        }
+        return Problem.unavailable("held polls and event streams take all the connections they may; retry in a few seconds",
+                                   retryAfter: Int.random(in: 2...5)).response
     }
 
     // MARK: Changes
@@ -216,7 +260,7 @@ final class LiveUpdates: Sendable {
             wake.reserveCapacity(stale.count)
             for (id, waiter) in stale {
                 s.waiters[id] = nil
-                s.woken[id] = now
+                s.woken[id] = (now, waiter.block)
                 wake.append(waiter.request)
             }
             return (wake, changed ? s.streams.values.map(\.stream) : [])

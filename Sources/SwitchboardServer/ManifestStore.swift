@@ -21,7 +21,8 @@ final class ManifestStore: Sendable {
     private let logger: Logger
 
     /// Loads the manifest at `path`; throws when it cannot be served.
-    init(path: String, logger: Logger, live limits: LiveUpdates.Limits = .init()) throws(ManifestFile.LoadError) {
+    init(path: String, logger: Logger, live limits: LiveUpdates.Limits = .init(),
+         onRefusal: (@Sendable (LiveUpdates.Refusal, ClientBlock) -> Void)? = nil) throws(ManifestFile.LoadError) {
         let bytes = try ManifestFile.read(path)
         let compiled: CompiledManifest
         do {
@@ -33,7 +34,7 @@ final class ManifestStore: Sendable {
             throw .unreadable(path: path, reason: "could not prepare responses")
         }
         self.path = path
-        self.live = LiveUpdates(current: served, limits: limits)
+        self.live = LiveUpdates(current: served, limits: limits, onRefusal: onRefusal)
         self.logger = logger
     }
 

@@ -34,14 +34,14 @@ final class Metrics: Sendable {
 
     /// In ``HTTPMethod`` order: a request's method is counted by its raw value.
     static let methods = HTTPMethod.allCases.map { $0.name ?? "other" }
-    static let statuses = [200, 304, 400, 404, 405, 408, 413, 414, 431, 500, 503, 0]
+    static let statuses = [200, 304, 400, 404, 405, 408, 413, 414, 415, 429, 431, 500, 503, 505, 0]
     /// `Resolution.Status.allCases`, built once (reading `allCases` builds an array).
     static let outcomeStatuses = Resolution.Status.allCases
     /// The buckets' bounds in nanoseconds, as requests are timed.
     static let bucketNanoseconds = buckets.map { UInt64(($0 * 1e9).rounded()) }
 
-    /// `[endpoint][method][status]` flattened (11 × 4 × 12, checked in `init`).
-    private let requests: InlineArray<528, Atomic<Int>>
+    /// `[endpoint][method][status]` flattened (11 × 4 × 15, checked in `init`).
+    private let requests: InlineArray<660, Atomic<Int>>
     /// Resolved URLs by ``Resolution/Status`` (in `allCases` order).
     private let outcomes: InlineArray<4, Atomic<Int>>
     /// The latency histogram's buckets (the last one above every bound), the number of
@@ -49,12 +49,38 @@ final class Metrics: Sendable {
     private let latency: InlineArray<12, Atomic<Int>>
     private let latencyCount = Atomic<Int>(0)
     private let latencyNanoseconds = Atomic<Int>(0)
+    /// Requests whose peer is a trusted proxy.
+    private let forwarded = Atomic<Int>(0)
+    /// Refusals for a share taken, by ``Share``.
+    private let shareRefusals: InlineArray<5, Atomic<Int>>
+
+    /// What a client or the server had taken all of when a request was refused.
+    enum Share: Int, CaseIterable, Sendable {
+        /// A client block's connections, cut at accept.
+        case clientConnections
+        /// A client block's held polls and streams; the server's.
+        case clientLive, serverLive
+        /// A client block's expensive requests; the server's.
+        case clientExpensive, serverExpensive
+
+        var labels: String {
+            switch self {
+            case .clientConnections: #"share="connections",holder="client""#
+            case .clientLive: #"share="live",holder="client""#
+            case .serverLive: #"share="live",holder="server""#
+            case .clientExpensive: #"share="expensive",holder="client""#
+            case .serverExpensive: #"share="expensive",holder="server""#
+            }
+        }
+    }
 
     init() {
         requests = InlineArray { _ in Atomic(0) }
         outcomes = InlineArray { _ in Atomic(0) }
         latency = InlineArray { _ in Atomic(0) }
+        shareRefusals = InlineArray { _ in Atomic(0) }
         precondition(requests.count == Endpoint.allCases.count * Self.methods.count * Self.statuses.count
+                        && shareRefusals.count == Share.allCases.count
                         && outcomes.count == Resolution.Status.allCases.count && latency.count == Self.buckets.count + 1)
     }
 
@@ -75,6 +101,12 @@ final class Metrics: Sendable {
             outcomes[i].wrappingAdd(counted[status], ordering: .relaxed)
         }
     }
+
+    /// Counts a request that came through a trusted proxy.
+    func recordForwarded() { forwarded.wrappingAdd(1, ordering: .relaxed) }
+
+    /// Counts a refusal for a share taken.
+    func recordRefusal(_ share: Share) { shareRefusals[share.rawValue].wrappingAdd(1, ordering: .relaxed) }
 
     /// The exposition text; manifest figures come from the store, held polls and streams
     /// from its live updates.
@@ -108,6 +140,14 @@ final class Metrics: Sendable {
         out += "switchboard_http_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
         out += "switchboard_http_request_duration_seconds_sum \(Double(latencyNanoseconds.load(ordering: .relaxed)) / 1e9)\n"
         out += "switchboard_http_request_duration_seconds_count \(latencyCount.load(ordering: .relaxed))\n"
+        out += "# HELP switchboard_forwarded_requests_total Requests that came through a trusted proxy (serve --trusted-proxy).\n"
+        out += "# TYPE switchboard_forwarded_requests_total counter\n"
+        out += "switchboard_forwarded_requests_total \(forwarded.load(ordering: .relaxed))\n"
+        out += "# HELP switchboard_share_refusals_total Requests and connections refused because a client block (holder=client) or the server took all of a share.\n"
+        out += "# TYPE switchboard_share_refusals_total counter\n"
+        for share in Share.allCases {
+            out += "switchboard_share_refusals_total{\(share.labels)} \(shareRefusals[share.rawValue].load(ordering: .relaxed))\n"
+        }
         out += "# HELP switchboard_manifest_version The version of the manifest in service.\n"
         out += "# TYPE switchboard_manifest_version gauge\n"
         out += "switchboard_manifest_version \(store.current.compiled.manifest.version)\n"

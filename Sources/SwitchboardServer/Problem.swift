@@ -26,6 +26,13 @@ struct Problem: Error, Sendable {
         return problem
     }
 
+    /// 429 with `Retry-After`: this client has taken its share; others are still served.
+    static func tooManyRequests(_ detail: String, retryAfter seconds: Int) -> Problem {
+        var problem = Problem(status: 429, title: "Too Many Requests", detail: detail)
+        problem.headers = [("Retry-After", "\(seconds)")]
+        return problem
+    }
+
     static func badRequest(_ detail: String, _ extensions: [JSONValue.Member] = []) -> Problem {
         Problem(status: 400, title: "Bad Request", detail: detail, extensions: extensions)
     }

@@ -1,5 +1,6 @@
 import MicroHTTPD
 import RouteMatching
+import ServerSystem
 import Switchboard
 
 extension SwitchboardAPI {
@@ -26,9 +27,12 @@ extension SwitchboardAPI {
             if Self.matches(ifNoneMatch, etag) {
                 // docs/http-api.md: a blocking poll, held until another manifest is in service.
                 if let wait = LivePolling.preferredWait(request.header(.prefer)) {
-                    let metrics = self.metrics, method = request.methodKind
-                    if let held = store.live.hold(seen: served, echo: echo, gzip: gzip, wait: wait, answered: { status in
+                    let metrics = self.metrics, method = request.methodKind, began = request.began
+                    let line = accessLog.map { AccessLine($0, request) }
+                    if let held = store.live.hold(seen: served, echo: echo, gzip: gzip, wait: wait, client: request.client.block,
+                                                  answered: { status in
                         metrics.record(endpoint: .manifest, method: method, status: status, nanoseconds: nil)
+                        line?.log(status: status, nanoseconds: monotonicNanoseconds() &- began)
                     }) {
                         return held
                     }

@@ -12,6 +12,9 @@ final class SwitchboardAPI: HTTPHandler {
     /// (no name compared per request).
     enum RequestHeader: Int, CaseIterable {
         case ifNoneMatch, ifModifiedSince, acceptEncoding, prefer, lastEventID, contentType
+        /// Read only when cross-origin reads are allowed (``CrossOrigin``): last, so that
+        /// the others keep their places without them.
+        case origin, accessControlRequestMethod
 
         var name: String {
             switch self {
@@ -21,12 +24,18 @@ final class SwitchboardAPI: HTTPHandler {
             case .prefer: "Prefer"
             case .lastEventID: "Last-Event-ID"
             case .contentType: "Content-Type"
+            case .origin: "Origin"
+            case .accessControlRequestMethod: "Access-Control-Request-Method"
             }
         }
     }
 
-    /// The names the daemon copies into each request, in ``RequestHeader`` order.
-    static let requestHeaders = RequestHeader.allCases.map(\.name)
+    /// The names the daemon copies into each request, in ``RequestHeader`` order: the
+    /// CORS ones only when a server answers cross-origin reads, so a server that does not
+    /// compares no more names per header field.
+    static func requestHeaders(crossOrigin: Bool) -> [String] {
+        RequestHeader.allCases.filter { crossOrigin || $0.rawValue < RequestHeader.origin.rawValue }.map(\.name)
+    }
 
     let store: ManifestStore
     let metrics: Metrics
@@ -36,28 +45,60 @@ final class SwitchboardAPI: HTTPHandler {
     let explorer: ExplorerAssets?
     /// Batches, `explain=near` and validation: bounded, and run off the daemon's threads.
     let expensive: ExpensiveWork
+    /// The origins whose pages may read the API (`serve --cors-origin`); nil: none.
+    let crossOrigin: CrossOrigin?
 
     init(store: ManifestStore, metrics: Metrics, accessLog: Logger? = nil, explorer: ExplorerAssets? = nil,
-         limits: RequestLimits = RequestLimits()) {
+         limits: RequestLimits = RequestLimits(), crossOrigin: CrossOrigin? = nil) {
         self.store = store
         self.metrics = metrics
         self.accessLog = accessLog
         self.explorer = explorer
-        self.expensive = ExpensiveWork(limits: limits)
+        self.crossOrigin = crossOrigin
+        self.expensive = ExpensiveWork(limits: limits) { clientShare, _ in
+            metrics.recordRefusal(clientShare ? .clientExpensive : .serverExpensive)
+        }
     }
 
     /// Runs `work` with ``ExpensiveWork``, counted and logged when its answer goes out.
     func offload(_ request: HTTPRequest, _ metric: Metrics.Endpoint,
                  _ work: @escaping @Sendable (ExpensiveWork.Job) -> (HTTPResponse, OutcomeCounts)) -> (HTTPResponse, OutcomeCounts) {
-        let metrics = self.metrics, accessLog = self.accessLog
-        let method = request.methodKind, name = request.method, began = request.began
-        let target = accessLog == nil ? "" : String(decoding: request.target, as: UTF8.self)
-        return expensive.run(work) { response, outcomes in
+        let metrics = self.metrics
+        let method = request.methodKind, began = request.began
+        let line = accessLog.map { AccessLine($0, request) }
+        return expensive.run(client: request.client.block, work) { response, outcomes in
             let nanoseconds = monotonicNanoseconds() &- began
             metrics.record(endpoint: metric, method: method, status: response.status, nanoseconds: nanoseconds, outcomes: outcomes)
-            accessLog?.info("request", metadata: [
-                "method": "\(name)", "target": "\(target)", "status": "\(response.status)", "duration_us": "\(nanoseconds / 1000)",
-            ])
+            line?.log(status: response.status, nanoseconds: nanoseconds)
+        }
+    }
+
+    /// What the access log says of a request, kept for an answer sent later (a held poll,
+    /// an expensive request): its method, target, client and proxy.
+    struct AccessLine: Sendable {
+        let log: Logger
+        let method: String
+        let target: String
+        let client: IPAddress
+        let proxy: IPAddress?
+
+        init(_ log: Logger, _ request: HTTPRequest) {
+            self.log = log
+            method = request.method
+            target = String(decoding: request.target, as: UTF8.self)
+            client = request.client
+            proxy = request.proxy
+        }
+
+        /// One line: `client` is whom the request counts for; `proxy`, the trusted peer it
+        /// came through, when that is another address.
+        func log(status: Int, nanoseconds: UInt64) {
+            var metadata: Logger.Metadata = [
+                "method": "\(method)", "target": "\(target)", "status": "\(status)", "duration_us": "\(nanoseconds / 1000)",
+                "client": "\(client)",
+            ]
+            if let proxy, proxy != client { metadata["proxy"] = "\(proxy)" }
+            log.info("request", metadata: metadata)
         }
     }
 
@@ -103,7 +144,7 @@ final class SwitchboardAPI: HTTPHandler {
             (api.manifest(request), .none)
         }),
         (Array("/v1/events".utf8), Endpoint(metric: .events, methods: [.get]) { api, request, _ in
-            (api.store.live.subscribe(lastEventID: request.header(.lastEventID)), .none)
+            (api.store.live.subscribe(lastEventID: request.header(.lastEventID), client: request.client.block), .none)
         }),
         (Array("/healthz".utf8), Endpoint(metric: .healthz, methods: [.get, .head]) { _, _, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"status":"ok"}"#.utf8)), .none)
@@ -149,11 +190,18 @@ final class SwitchboardAPI: HTTPHandler {
         let path = request.path
         var metric = Metrics.Endpoint.other
         var outcomes = OutcomeCounts.none
-        let response: HTTPResponse
+        var response: HTTPResponse
         if let i = Self.endpoint(at: path) {
             metric = Self.endpoints[i].endpoint.metric
             if Self.endpoints[i].endpoint.allows(request.methodKind) {
                 (response, outcomes) = Self.endpoints[i].endpoint.handle(self, request, &scratch)
+                if let crossOrigin, CrossOrigin.serves(metric), request.methodKind != .post {
+                    response.headers += crossOrigin.headers(origin: request.header(.origin))
+                }
+            } else if let crossOrigin, request.method == "OPTIONS", CrossOrigin.serves(metric),
+                      let preflight = crossOrigin.preflight(origin: request.header(.origin),
+                                                            method: request.header(.accessControlRequestMethod)) {
+                response = preflight
             } else {
                 let allowed = Self.endpoints[i].endpoint.methods.joined(separator: ", ")
                 var problem = Problem(status: 405, title: "Method Not Allowed", detail: "\(request.method) is not allowed here; use \(allowed)")
@@ -175,14 +223,12 @@ final class SwitchboardAPI: HTTPHandler {
             response = Problem(status: 404, title: "Not Found",
                                detail: "no endpoint at \(String(decoding: path, as: UTF8.self))").response
         }
+        if request.proxy != nil { metrics.recordForwarded() }
         // A held poll is counted when it is answered.
         if case .held = response.body { return response }
         let nanoseconds = monotonicNanoseconds() &- request.began
         metrics.record(endpoint: metric, method: request.methodKind, status: response.status, nanoseconds: nanoseconds, outcomes: outcomes)
-        accessLog?.info("request", metadata: [
-            "method": "\(request.method)", "target": "\(String(decoding: request.target, as: UTF8.self))",
-            "status": "\(response.status)", "duration_us": "\(nanoseconds / 1000)",
-        ])
+        if let accessLog { AccessLine(accessLog, request).log(status: response.status, nanoseconds: nanoseconds) }
         return response
     }
 

@@ -4,6 +4,7 @@ import Logging
 import MicroHTTPD
 import Switchboard
 import ServerSystem
+import Synchronization
 import SystemSupport
 
 /// The Switchboard HTTP service: the manifest store, its reloader (inotify on the
@@ -32,11 +33,14 @@ public final class SwitchboardServer: Sendable {
         public var ui: Bool
         /// What one request may ask for.
         public var limits: RequestLimits
+        /// The origins whose pages may read the API (`serve --cors-origin`); nil: none.
+        public var crossOrigin: CrossOrigin?
 
         public init(manifestPath: String = "Config/routes.json", host: String = "127.0.0.1", port: Int = 8080,
                     threads: Int = 2, watch: Bool = true, http: HTTPDaemon.Configuration = HTTPDaemon.Configuration(),
                     logger: Logger = Logger(label: "switchboard", factory: { _ in SwiftLogNoOpLogHandler() }),
-                    accessLog: Bool = false, ui: Bool = true, limits: RequestLimits = RequestLimits()) {
+                    accessLog: Bool = false, ui: Bool = true, limits: RequestLimits = RequestLimits(),
+                    crossOrigin: CrossOrigin? = nil) {
             self.manifestPath = manifestPath
             self.host = host
             self.port = port
@@ -47,6 +51,7 @@ public final class SwitchboardServer: Sendable {
             self.accessLog = accessLog
             self.ui = ui
             self.limits = limits
+            self.crossOrigin = crossOrigin
         }
     }
 
@@ -66,7 +71,7 @@ public final class SwitchboardServer: Sendable {
     /// The bound port.
     public let port: Int
     let store: ManifestStore
-    let metrics = Metrics()
+    let metrics: Metrics
     private let daemon: HTTPDaemon
     private let reloader: Reloader
     private let watcher: DirectoryWatcher?
@@ -85,12 +90,24 @@ public final class SwitchboardServer: Sendable {
         // connections starve everyone else: raise the soft limit, then fit the caps.
         let limit = DescriptorLimit.raise()
         http = limit.fitting(http)
-        http.requestHeaders = SwitchboardAPI.requestHeaders
+        http.requestHeaders = SwitchboardAPI.requestHeaders(crossOrigin: configuration.crossOrigin != nil)
         // Held polls and streams never end on their own: together they may take half of
-        // the connections, never all of them.
-        let live = LiveUpdates.Limits(connections: max(1, http.connectionLimit / 2), streamSeconds: configuration.limits.streamSeconds)
+        // the connections, never all of them, and one client block as many as it may
+        // hold connections.
+        let live = LiveUpdates.Limits(connections: max(1, http.connectionLimit / 2), perClient: max(1, http.perIPConnectionLimit),
+                                      streamSeconds: configuration.limits.streamSeconds)
+        let metrics = Metrics()
+        self.metrics = metrics
+        let warning = ShareWarning(logger: logger, trustedProxies: http.trustedProxies)
+        http.onShareTaken = { block in
+            metrics.recordRefusal(.clientConnections)
+            warning.taken(block, what: "connections")
+        }
         do {
-            store = try ManifestStore(path: configuration.manifestPath, logger: logger, live: live)
+            store = try ManifestStore(path: configuration.manifestPath, logger: logger, live: live) { refusal, block in
+                metrics.recordRefusal(refusal == .client ? .clientLive : .serverLive)
+                if refusal == .client { warning.taken(block, what: "held polls and event streams") }
+            }
         } catch {
             throw .manifest(error)
         }
@@ -102,7 +119,8 @@ public final class SwitchboardServer: Sendable {
             daemon = try HTTPDaemon(configuration: http, handler: SwitchboardAPI(store: store, metrics: metrics,
                                                                             accessLog: configuration.accessLog ? logger : nil,
                                                                             explorer: configuration.ui ? ExplorerAssets() : nil,
-                                                                            limits: configuration.limits))
+                                                                            limits: configuration.limits,
+                                                                            crossOrigin: configuration.crossOrigin))
         } catch {
             throw .listen(error)
         }
@@ -121,6 +139,7 @@ public final class SwitchboardServer: Sendable {
             "etag": "\(store.current.compiled.etag)", "host": "\(configuration.host)", "port": "\(port)",
             "descriptors": "\(limit.descriptors)", "connections": "\(http.connectionLimit)",
             "connections_per_address": "\(http.perIPConnectionLimit)",
+            "trusted_proxies": "\(http.trustedProxies.ranges.map(\.description).joined(separator: ","))",
         ])
     }
 
@@ -150,5 +169,30 @@ public final class SwitchboardServer: Sendable {
             logger.warning("requests cut off at the end of the grace period", metadata: ["requests": "\(report.requestsInFlight)"])
         }
         store.live.stop()
+    }
+}
+
+/// Until trusted proxies are named, the first time a client block takes its share the log
+/// says so, naming the block and `--trusted-proxy`, at most once a minute: behind a proxy
+/// every connection comes from the proxy's block, whose share is then the whole server's.
+final class ShareWarning: Sendable {
+    private let logger: Logger
+    private let enabled: Bool
+    /// When the last warning was logged (``monotonicNanoseconds()``), 0 for never.
+    private let last = Atomic<UInt64>(0)
+    static let interval: UInt64 = 60 * 1_000_000_000
+
+    init(logger: Logger, trustedProxies: TrustedProxies) {
+        self.logger = logger
+        enabled = trustedProxies.isEmpty
+    }
+
+    func taken(_ block: ClientBlock, what: String) {
+        guard enabled else { return }
+        let now = monotonicNanoseconds(), previous = last.load(ordering: .relaxed)
+        guard previous == 0 || now &- previous >= Self.interval,
+              last.compareExchange(expected: previous, desired: now, ordering: .relaxed).exchanged else { return }
+        logger.warning("client block \(block) holds all the \(what) one client may; if it is a reverse proxy, an ingress, a mesh sidecar or a CDN, name it with --trusted-proxy (SWITCHBOARD_TRUSTED_PROXIES) so that each client it forwards gets its own share",
+                       metadata: ["block": "\(block)"])
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import MicroHTTPD
 import Switchboard
 import SwitchboardServer
 import Synchronization
@@ -37,6 +38,16 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .customLong("no-ui"), help: "Do not serve the route explorer at / and /ui/ (the API stays).")
     var noUI = false
 
+    @Option(name: .customLong("trusted-proxy"),
+            help: ArgumentHelp("A proxy whose forwarded client is believed (Forwarded, X-Forwarded-For), as an address or CIDR range; repeatable [env: SWITCHBOARD_TRUSTED_PROXIES, comma-separated].",
+                               valueName: "cidr"))
+    var trustedProxy: [String] = []
+
+    @Option(name: .customLong("cors-origin"),
+            help: ArgumentHelp("A web origin whose pages may read /v1/resolve, /v1/manifest, /v1/events and /v1/routes (https://app.example.com), or *; repeatable [env: SWITCHBOARD_CORS_ORIGINS, comma-separated].",
+                               valueName: "origin"))
+    var corsOrigin: [String] = []
+
     @Option(name: .customLong("max-batch-urls"), help: "URLs in one POST /v1/resolve; more gets 413 [default: 10000].")
     var maxBatchURLs = RequestLimits().batchURLs
 
@@ -59,6 +70,24 @@ struct ServeCommand: ParsableCommand {
                       expensiveRequests: maxExpensiveRequests, streamSeconds: maxStreamSeconds)
     }
 
+    /// A repeatable option's values, or its environment variable's comma-separated ones.
+    private static func listed(_ flags: [String], env name: String) -> [String] {
+        if !flags.isEmpty { return flags }
+        guard let raw = ProcessInfo.processInfo.environment[name] else { return [] }
+        return raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    var trustedProxies: TrustedProxies {
+        get throws { try TrustedProxies(parsing: Self.listed(trustedProxy, env: "SWITCHBOARD_TRUSTED_PROXIES")) }
+    }
+
+    var crossOrigin: CrossOrigin? {
+        get throws {
+            let origins = Self.listed(corsOrigin, env: "SWITCHBOARD_CORS_ORIGINS")
+            return origins.isEmpty ? nil : try CrossOrigin(parsing: origins)
+        }
+    }
+
     var level: Logger.Level? {
         Logger.Level(rawValue: logLevel ?? ProcessInfo.processInfo.environment["SWITCHBOARD_LOG_LEVEL"] ?? "info")
     }
@@ -79,6 +108,12 @@ struct ServeCommand: ParsableCommand {
         }
         if level == nil {
             throw ValidationError("unknown log level '\(logLevel ?? ProcessInfo.processInfo.environment["SWITCHBOARD_LOG_LEVEL"] ?? "")'; use trace, debug, info, notice, warning, error or critical")
+        }
+        do {
+            _ = try trustedProxies
+            _ = try crossOrigin
+        } catch {
+            throw ValidationError("\(error)")
         }
         let s = settings
         guard (0...65535).contains(s.port) else { throw ValidationError("the port must be between 0 and 65535, not \(s.port)") }
@@ -122,9 +157,12 @@ struct ServeCommand: ParsableCommand {
         do {
             let s = settings
             let access = accessLog || ProcessInfo.processInfo.environment["SWITCHBOARD_ACCESS_LOG"] == "1"
+            var http = HTTPDaemon.Configuration()
+            http.trustedProxies = (try? trustedProxies) ?? TrustedProxies()
             let started = try SwitchboardServer(
-                configuration: .init(manifestPath: s.config, host: s.host, port: s.port, threads: s.threads,
-                                     logger: logger, accessLog: access, ui: !noUI, limits: limits))
+                configuration: .init(manifestPath: s.config, host: s.host, port: s.port, threads: s.threads, http: http,
+                                     logger: logger, accessLog: access, ui: !noUI, limits: limits,
+                                     crossOrigin: try? crossOrigin))
             server.withLock { $0 = started }
             // A stop that came while starting found no server to stop.
             if stopRequested.load(ordering: .acquiring) { started.stop() }
