@@ -168,14 +168,16 @@ public struct AddressRange: Hashable, Sendable, CustomStringConvertible {
     public init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let parsed = IPAddress(parts[0]) else { return nil }
-        let width = parsed.isIPv4 ? 32 : 128
+        // The family as written: `::ffff:0:0/96` is an IPv6 range.
+        let v4 = !parts[0].contains(":")
+        let width = v4 ? 32 : 128
         var length = width
         if parts.count == 2 {
             guard parts[1].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), parts[1].utf8.count <= 3,
                   let n = Int(parts[1]), n <= width else { return nil }
             length = n
         }
-        bits = parsed.isIPv4 ? 96 + length : length
+        bits = v4 ? 96 + length : length
         maskHigh = bits >= 64 ? .max : bits == 0 ? 0 : ~(UInt64.max >> UInt64(bits))
         maskLow = bits >= 128 ? .max : bits <= 64 ? 0 : ~(UInt64.max >> UInt64(bits - 64))
         address = IPAddress(high: parsed.high & maskHigh, low: parsed.low & maskLow)
@@ -185,7 +187,7 @@ public struct AddressRange: Hashable, Sendable, CustomStringConvertible {
         candidate.high & maskHigh == address.high && candidate.low & maskLow == address.low
     }
 
-    public var description: String { "\(address)/\(address.isIPv4 ? bits - 96 : bits)" }
+    public var description: String { "\(address)/\(address.isIPv4 && bits >= 96 ? bits - 96 : bits)" }
 }
 
 enum ASCIIHex {

@@ -33,7 +33,7 @@ final class FaultyServer: Sendable {
         server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, watch: true))
         handler = FrontHandler(api: SwitchboardAPI(store: server.store, metrics: server.metrics))
         var http = HTTPDaemon.Configuration(port: 0, threads: 2)
-        http.requestHeaders = SwitchboardAPI.requestHeaders
+        http.requestHeaders = SwitchboardAPI.requestHeaders(crossOrigin: false)
         front = try HTTPDaemon(configuration: http, handler: handler)
     }
 

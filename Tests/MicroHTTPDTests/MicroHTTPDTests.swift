@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Foundation
 import Synchronization
 import ServerSystem
@@ -289,15 +290,15 @@ struct MicroHTTPDTests {
 /// Connections are counted by the block of addresses one holder gets whole: a /24 for
 /// IPv4, a /64 for IPv6.
 struct AddressShareTests {
-    static func share(_ text: String) -> AddressShares.Share {
+    static func share(_ text: String) -> ClientBlock {
         var v4 = sockaddr_in(), v6 = sockaddr_in6()
         if inet_pton(AF_INET, text, &v4.sin_addr) == 1 {
             v4.sin_family = sa_family_t(AF_INET)
-            return withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { AddressShares.Share(address: $0) } }
+            return withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { IPAddress(sb_address_ip($0)).block } }
         }
         _ = inet_pton(AF_INET6, text, &v6.sin6_addr)
         v6.sin6_family = sa_family_t(AF_INET6)
-        return withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { AddressShares.Share(address: $0) } }
+        return withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { IPAddress(sb_address_ip($0)).block } }
     }
 
     @Test func blocksAreSlash24AndSlash64() {
@@ -313,8 +314,8 @@ struct AddressShareTests {
     @Test func aBlockHoldsItsLimitAndNoMore() {
         let shares = AddressShares(limit: 2)
         let a = Self.share("198.51.100.1"), b = Self.share("198.51.100.2"), other = Self.share("198.51.101.1")
-        shares.opened(a)
-        shares.opened(b)
+        _ = shares.opened(a)
+        _ = shares.opened(b)
         #expect(!shares.admits(Self.share("198.51.100.3")))
         #expect(shares.admits(other))
         shares.closed(a)

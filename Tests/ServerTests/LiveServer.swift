@@ -10,10 +10,11 @@ final class LiveServer {
     var port: Int { server.port }
 
     init(_ manifest: String = Manifests.bundled, watch: Bool = false, threads: Int = 2,
-         http: HTTPDaemon.Configuration = .init(), ui: Bool = true, limits: RequestLimits = RequestLimits()) throws {
+         http: HTTPDaemon.Configuration = .init(), ui: Bool = true, limits: RequestLimits = RequestLimits(),
+         crossOrigin: CrossOrigin? = nil) throws {
         folder = try ManifestFolder(manifest)
         server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, threads: threads,
-                                                            watch: watch, http: http, ui: ui, limits: limits))
+                                                            watch: watch, http: http, ui: ui, limits: limits, crossOrigin: crossOrigin))
     }
 
     deinit { server.stop(gracePeriod: .zero) }

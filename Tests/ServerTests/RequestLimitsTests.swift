@@ -49,12 +49,12 @@ struct RequestLimitsTests {
     @Test func expensiveRequestsPastTheBoundGet503() throws {
         let work = ExpensiveWork(limits: RequestLimits(expensiveRequests: 1))
         let gate = DispatchSemaphore(value: 0)
-        let (first, _) = work.run({ _ in
+        let (first, _) = work.run(client: Self.block(1), { _ in
             gate.wait()
             return (HTTPResponse(status: 200), .none)
         }, answered: { _, _ in })
         guard case .held(let held) = first.body else { Issue.record("not offloaded"); return }
-        let (second, _) = work.run({ _ in (HTTPResponse(status: 200), .none) }, answered: { _, _ in })
+        let (second, _) = work.run(client: Self.block(2), { _ in (HTTPResponse(status: 200), .none) }, answered: { _, _ in })
         #expect(second.status == 503)
         #expect(second.headers.contains { $0 == ("Retry-After", "1") })
         gate.signal()
@@ -68,13 +68,41 @@ struct RequestLimitsTests {
         #expect(work.inProgress == 0)
     }
 
+    /// One client block takes at most half of the expensive places: past it, 429 with
+    /// Retry-After while another block is still served; its places come back with its answers.
+    @Test func oneClientTakesAtMostHalfTheExpensivePlaces() throws {
+        let work = ExpensiveWork(limits: RequestLimits(expensiveRequests: 4))
+        let gate = DispatchSemaphore(value: 0)
+        let slow: @Sendable (ExpensiveWork.Job) -> (HTTPResponse, OutcomeCounts) = { _ in
+            gate.wait()
+            return (HTTPResponse(status: 200), .none)
+        }
+        let mine = (0..<3).map { _ in work.run(client: Self.block(1), slow, answered: { _, _ in }).0 }
+        #expect(mine.map(\.status) == [0, 0, 429], "two held, the third refused")
+        #expect(mine[2].headers.contains { $0 == ("Retry-After", "1") })
+        let other = work.run(client: Self.block(2), slow, answered: { _, _ in }).0
+        #expect(other.status == 0, "another block is still served")
+        #expect(work.inProgress == 3)
+        for _ in 0..<3 { gate.signal() }
+        for response in mine.prefix(2) + [other] {
+            guard case .held(let held) = response.body else { Issue.record("not offloaded"); continue }
+            #expect(eventually(within: 5) { held.reason != nil })
+            held.answer(.woken).onCompleted?()
+        }
+        #expect(work.inProgress == 0)
+        #expect(work.run(client: Self.block(1), { _ in (HTTPResponse(status: 200), .none) }, answered: { _, _ in }).0.status == 0)
+    }
+
+    /// The block of `192.0.2.n`-style addresses numbered `n` (one /24 each).
+    static func block(_ n: UInt32) -> ClientBlock { IPAddress(ipv4: 0xC000_0000 | n << 8).block }
+
     /// A client gone before its work runs leaves nothing to do: the work sees it cancelled.
     @Test func aClientGoneCancelsItsWork() throws {
         let work = ExpensiveWork(limits: RequestLimits(expensiveRequests: 2))
         let gate = DispatchSemaphore(value: 0), saw = DispatchSemaphore(value: 0)
-        let (blocker, _) = work.run({ _ in gate.wait(); return (HTTPResponse(status: 200), .none) }, answered: { _, _ in })
+        let (blocker, _) = work.run(client: Self.block(1), { _ in gate.wait(); return (HTTPResponse(status: 200), .none) }, answered: { _, _ in })
         let cancelled = Locked<Bool?>(nil)
-        let (second, _) = work.run({ job in
+        let (second, _) = work.run(client: Self.block(2), { job in
             cancelled.withLock { $0 = job.isCancelled }
             saw.signal()
             return (HTTPResponse(status: 200), .none)

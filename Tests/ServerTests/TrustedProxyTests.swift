@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import MicroHTTPD
+@testable import SwitchboardServer
+import TestSupport
+
+/// Behind a trusted proxy (`serve --trusted-proxy`), over real sockets: the proxy's
+/// connections are not held to one block's share, each forwarded client gets its own,
+/// a peer not trusted is never believed, and the access log names client and proxy.
+@Suite(.serialized)
+struct TrustedProxyTests {
+    /// A server that trusts 127.0.0.1 alone, each block holding at most `share`.
+    static func server(share: Int) throws -> LiveServer {
+        var http = HTTPDaemon.Configuration()
+        http.perIPConnectionLimit = share
+        http.trustedProxies = try TrustedProxies(parsing: ["127.0.0.1/32"])
+        return try LiveServer(http: http)
+    }
+
+    /// Sends a poll that waits `wait` seconds, as client `forwardedFor`, on a connection
+    /// of its own from `source`.
+    static func poll(_ live: LiveServer, from source: String = "127.0.0.1", forwardedFor: String?, wait: Int = 2) throws -> RawHTTP.Connection {
+        let connection = try RawHTTP.Connection(port: live.port, source: source)
+        var request = "GET /v1/manifest HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(live.server.etag)\r\nPrefer: wait=\(wait)\r\n"
+        if let forwardedFor { request += "X-Forwarded-For: \(forwardedFor)\r\n" }
+        connection.send(Array((request + "\r\n").utf8))
+        return connection
+    }
+
+    /// A proxy's connections are many clients': more than one block's share are all held,
+    /// one share per forwarded block; past a forwarded block's share its polls are
+    /// answered at once, never refused.
+    @Test func eachForwardedClientHasItsOwnShare() throws {
+        let live = try Self.server(share: 4)
+        let started = Date()
+        // 8 connections from the proxy, for 8 clients of 8 blocks: all held.
+        let spread = try (0..<8).map { i in try Self.poll(live, forwardedFor: "198.51.\(i).7") }
+        // 6 from the proxy for one block (6 addresses of one /24): 4 held, 2 answered at once.
+        let crowded = try (0..<6).map { i in try Self.poll(live, forwardedFor: "203.0.113.\(10 + i)") }
+        let crowdedAnswers = try crowded.map { try $0.response() }
+        let spreadAnswers = try spread.map { try $0.response() }
+        #expect(spreadAnswers.allSatisfy { $0.status == 304 && $0.header("Preference-Applied") == "wait=2" },
+                "\(spreadAnswers.map { ($0.status, $0.header("Preference-Applied") ?? "-") })")
+        #expect(crowdedAnswers.allSatisfy { $0.status == 304 })
+        #expect(crowdedAnswers.filter { $0.header("Preference-Applied") != nil }.count == 4, "the block's share held")
+        #expect(Date().timeIntervalSince(started) >= 1.9)
+        let metrics = try RawHTTP.get("/metrics", port: live.port).text
+        #expect(metrics.contains(#"switchboard_share_refusals_total{share="live",holder="client"} 2"#))
+        #expect(metrics.contains("switchboard_forwarded_requests_total 14"), "14 polls through the proxy (a scrape counts once answered)")
+    }
+
+    /// A peer that is not trusted is its own client whatever it says: its forwarded
+    /// headers do not lift it past its block's share.
+    @Test func aDirectClientsForwardedHeadersAreNotBelieved() throws {
+        let live = try Self.server(share: 2)
+        let held = try (0..<2).map { i in try Self.poll(live, from: "127.0.9.1", forwardedFor: "198.51.\(i).7", wait: 3) }
+        // Its block holds its two connections: a third, whatever it forwards, is cut at accept.
+        let third = try RawHTTP.Connection(port: live.port, source: "127.0.9.2")
+        third.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 192.0.2.1\r\nForwarded: for=192.0.2.2\r\n\r\n".utf8))
+        #expect(throws: (any Error).self) { try third.response() }
+        _ = held
+        let metrics = try RawHTTP.get("/metrics", port: live.port).text
+        #expect(metrics.contains("switchboard_forwarded_requests_total 0"), "none came through the proxy")
+        #expect(metrics.contains(#"switchboard_share_refusals_total{share="connections",holder="client"} 1"#))
+    }
+
+    /// `serve --trusted-proxy` (or SWITCHBOARD_TRUSTED_PROXIES): the access log names the
+    /// forwarded client and the proxy; a direct client is named alone, its headers unread.
+    @Test func theAccessLogNamesTheForwardedClientAndTheProxy() throws {
+        let config = Manifests.root.appendingPathComponent("Config/routes.json").path
+        for (flags, environment) in [(["--trusted-proxy", "127.0.0.1/32", "--trusted-proxy", "fd00::/8"], [String: String]()),
+                                     ([], ["SWITCHBOARD_TRUSTED_PROXIES": "fd00::/8, 127.0.0.1"])] {
+            let served = try ServeProcessTests.Served(["--config", config, "--access-log"] + flags, environment: environment)
+            let forwarded = try RawHTTP.Connection(port: served.port)
+            _ = try forwarded.exchanging("GET /v1/resolve?url=/artist/banksy HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 198.51.100.1, [2001:db8::7]:443\r\n\r\n")
+            let direct = try RawHTTP.Connection(port: served.port, source: "127.0.0.2")
+            _ = try direct.exchanging("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 192.0.2.1\r\n\r\n")
+            #expect(served.stop() == 0)
+            let log = served.log + String(decoding: served.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let lines = try log.split(separator: "\n").compactMap { line -> [String: Any]? in
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                return object?["message"] as? String == "request" ? object : nil
+            }
+            #expect(lines.count == 2, "\(log)")
+            #expect(lines.first?["client"] as? String == "2001:db8::7")
+            #expect(lines.first?["proxy"] as? String == "127.0.0.1")
+            #expect(lines.last?["client"] as? String == "127.0.0.2")
+            #expect(lines.last?["proxy"] == nil)
+            #expect(log.contains(#""trusted_proxies":"127.0.0.1/32,fd00::/8""#) || log.contains(#""trusted_proxies":"fd00::/8,127.0.0.1/32""#))
+        }
+    }
+
+    @Test func aRangeThatIsNoneIsRefusedAtStart() throws {
+        let result = try Subprocess.run(Subprocess.switchboard, ["serve", "--trusted-proxy", "10.0.0/8", "--port", "0"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("'10.0.0/8' is not an address range"))
+        let origin = try Subprocess.run(Subprocess.switchboard, ["serve", "--cors-origin", "https://app.example.com/path", "--port", "0"])
+        #expect(origin.status == 2)
+        #expect(origin.stderr.contains("is not an origin"))
+    }
+
+    /// Until a proxy is named, a block that takes its share is logged once a minute with a
+    /// line that names it and `--trusted-proxy`: behind a proxy that line explains the 502s.
+    @Test func aBlockThatTakesItsShareIsLoggedOnceNamingTrustedProxy() throws {
+        let config = Manifests.root.appendingPathComponent("Config/routes.json").path
+        let served = try ServeProcessTests.Served(["--config", config])
+        // The default share is 256 connections a block: 260 from 127.0.0.1.
+        var open: [RawHTTP.Connection] = []
+        for _ in 0..<260 { open.append(try RawHTTP.Connection(port: served.port, timeoutSeconds: 2)) }
+        usleep(500_000)
+        #expect(served.stop() == 0)
+        open.removeAll()
+        let log = served.log + String(decoding: served.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let warnings = log.split(separator: "\n").filter { $0.contains("--trusted-proxy") }
+        #expect(warnings.count == 1, "\(log.suffix(2000))")
+        #expect(warnings.first?.contains("127.0.0.0/24") == true)
+    }
+}
+
+/// `serve --cors-origin`: a browser page of an allowed origin may read the read-only
+/// endpoints and poll the manifest; nothing else changes, and without the flag nothing does.
+struct CrossOriginTests {
+    static let app = "https://app.example.com"
+
+    @Test func aPreflightAllowsWhatAPollSends() throws {
+        let live = try LiveServer(crossOrigin: try CrossOrigin(parsing: [Self.app]))
+        for path in ["/v1/manifest", "/v1/resolve?url=/artist/x", "/v1/events", "/v1/routes"] {
+            let preflight = try RawHTTP.request("OPTIONS", path, headers: [("Origin", Self.app), ("Access-Control-Request-Method", "GET"),
+                                                                           ("Access-Control-Request-Headers", "if-none-match,prefer")],
+                                                port: live.port)
+            #expect(preflight.status == 204, "\(path)")
+            #expect(preflight.header("Access-Control-Allow-Origin") == Self.app)
+            #expect(preflight.header("Access-Control-Allow-Methods") == "GET, HEAD")
+            let allowed = (preflight.header("Access-Control-Allow-Headers") ?? "").lowercased()
+            #expect(allowed.contains("if-none-match") && allowed.contains("prefer"))
+            #expect(preflight.header("Vary") == "Origin")
+        }
+        // Another origin, a write, an endpoint that writes: answered as without CORS.
+        let stranger = try RawHTTP.request("OPTIONS", "/v1/manifest", headers: [("Origin", "https://evil.example"), ("Access-Control-Request-Method", "GET")], port: live.port)
+        #expect(stranger.status == 405)
+        #expect(stranger.header("Access-Control-Allow-Origin") == nil)
+        let post = try RawHTTP.request("OPTIONS", "/v1/resolve", headers: [("Origin", Self.app), ("Access-Control-Request-Method", "POST")], port: live.port)
+        #expect(post.status == 405)
+        let validate = try RawHTTP.request("OPTIONS", "/v1/validate", headers: [("Origin", Self.app), ("Access-Control-Request-Method", "GET")], port: live.port)
+        #expect(validate.status == 405)
+    }
+
+    @Test func answersToAnAllowedOriginExposeWhatAPollerReads() throws {
+        let live = try LiveServer(crossOrigin: try CrossOrigin(parsing: [Self.app]))
+        let manifest = try RawHTTP.get("/v1/manifest", headers: [("Origin", Self.app)], port: live.port)
+        #expect(manifest.status == 200)
+        #expect(manifest.header("Access-Control-Allow-Origin") == Self.app)
+        let exposed = manifest.header("Access-Control-Expose-Headers") ?? ""
+        for name in ["ETag", "Preference-Applied", "X-Manifest-Version"] { #expect(exposed.contains(name)) }
+        #expect(manifest.headers.contains { $0 == ("Vary", "Origin") })
+        // A held poll's answer carries them too.
+        let poll = try RawHTTP.get("/v1/manifest", headers: [("Origin", Self.app), ("If-None-Match", live.server.etag), ("Prefer", "wait=1")],
+                                   port: live.port)
+        #expect(poll.status == 304)
+        #expect(poll.header("Preference-Applied") == "wait=1")
+        #expect(poll.header("Access-Control-Allow-Origin") == Self.app)
+        // Another origin: no grant, but the Vary a shared cache needs.
+        let stranger = try RawHTTP.get("/v1/manifest", headers: [("Origin", "https://evil.example")], port: live.port)
+        #expect(stranger.header("Access-Control-Allow-Origin") == nil)
+        #expect(stranger.headers.contains { $0 == ("Vary", "Origin") })
+        // Not for what writes or for the rest.
+        let batch = try RawHTTP.request("POST", "/v1/resolve", headers: [("Origin", Self.app)], body: Array(#"{"urls":["/a"]}"#.utf8), port: live.port)
+        #expect(batch.header("Access-Control-Allow-Origin") == nil)
+        #expect(try RawHTTP.get("/metrics", headers: [("Origin", Self.app)], port: live.port).header("Access-Control-Allow-Origin") == nil)
+    }
+
+    @Test func anyOriginIsAStar() throws {
+        let live = try LiveServer(crossOrigin: try CrossOrigin(parsing: ["*"]))
+        let resolve = try RawHTTP.get("/v1/resolve?url=/artist/x", headers: [("Origin", "http://localhost:3000")], port: live.port)
+        #expect(resolve.header("Access-Control-Allow-Origin") == "*")
+        #expect(!resolve.headers.contains { $0.0 == "Vary" && $0.1 == "Origin" })
+    }
+
+    @Test func withoutTheFlagNothingChanges() throws {
+        let live = try LiveServer()
+        let preflight = try RawHTTP.request("OPTIONS", "/v1/manifest", headers: [("Origin", Self.app), ("Access-Control-Request-Method", "GET")], port: live.port)
+        #expect(preflight.status == 405)
+        let manifest = try RawHTTP.get("/v1/manifest", headers: [("Origin", Self.app)], port: live.port)
+        #expect(manifest.header("Access-Control-Allow-Origin") == nil)
+        #expect(!manifest.headers.contains { $0.0 == "Vary" && $0.1 == "Origin" })
+    }
+
+    @Test func originsAreReadAsBrowsersSendThem() throws {
+        #expect(try CrossOrigin(parsing: ["HTTPS://App.Example.com:8443"]).origins == ["https://app.example.com:8443"])
+        for bad in ["app.example.com", "https://", "https://app.example.com/", "https://a.example/x", "https://u@a.example", "null x"] {
+            #expect(throws: CrossOrigin.InvalidOrigin.self, "\(bad)") { try CrossOrigin(parsing: [bad]) }
+        }
+    }
+}
