@@ -1,10 +1,10 @@
-# Switchboard: build with a Swift 6 toolchain, run on a slim Debian bookworm.
+# Switchboard: build with Swift 6.3 (the toolchain Package.swift names), run on a slim Debian bookworm.
 #   docker build -t switchboard .
 #   docker run -p 8080:8080 switchboard
 # The bundled manifest is /etc/switchboard/routes.json; mount a folder there (a
 # ConfigMap in Kubernetes) to serve your own: changes are picked up without a restart.
 
-FROM swift:6.2-bookworm AS build
+FROM swift:6.3-bookworm AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libmicrohttpd-dev zlib1g-dev pkg-config libcurl4-openssl-dev \
  && rm -rf /var/lib/apt/lists/*

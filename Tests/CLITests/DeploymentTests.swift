@@ -97,6 +97,28 @@ struct DeploymentTests {
         }
     }
 
+    /// The toolchain the package names is the one that builds it: `swift-tools-version`,
+    /// the README's command, the Dockerfile's image, the Xcode docs/clients.md asks for and
+    /// the compiler these tests were built with are one version (Swift 6.3, Xcode 26.4).
+    @Test func theDeclaredDocumentedAndBuiltToolchainsAgree() throws {
+        func read(_ path: String) -> String {
+            (try? String(contentsOf: CLI.packageRoot.appendingPathComponent(path), encoding: .utf8)) ?? ""
+        }
+        let declared = read("Package.swift").firstMatch(of: /^\/\/ swift-tools-version:(\d+\.\d+)\n/).map { String($0.1) }
+        #expect(declared == "6.3")
+        #expect(read("README.md").contains("with a Swift 6.3 toolchain"))
+        #expect(Self.dockerfile.contains("FROM swift:6.3-bookworm AS build"))
+        #expect(!Self.dockerfile.contains("FROM swift:6.2"))
+        #expect(read("docs/clients.md").contains("Swift 6.3: Xcode 26.4 or later"))
+        #expect(read("docs/operations.md").contains("a Swift 6.3 image"))
+        #if compiler(>=6.3) && !compiler(>=6.4)
+        let built = "6.3"
+        #else
+        let built = "another"
+        #endif
+        #expect(built == declared, "the tests were built by Swift \(built), the package declares \(declared ?? "nothing")")
+    }
+
     @Test func theEntrypointStartsTheServer() throws {
         let entrypoint = try #require(Self.dockerfile.split(separator: "\n").first { $0.hasPrefix("ENTRYPOINT ") })
         let arguments = try #require(try JSONSerialization.jsonObject(with: Data(entrypoint.dropFirst("ENTRYPOINT ".count).utf8)) as? [String])

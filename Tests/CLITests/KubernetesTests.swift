@@ -83,6 +83,13 @@ struct KubernetesTests {
         }
         let config = try #require(environment["SWITCHBOARD_CONFIG"])
         #expect(environment["SWITCHBOARD_HOST"] == "0.0.0.0")
+        // Behind its ingress every peer is an ingress pod: their ranges are trusted, and
+        // the server starts with them (a range it refused would stop the pod).
+        let trusted = try #require(environment["SWITCHBOARD_TRUSTED_PROXIES"])
+        #expect(trusted.contains("10.0.0.0/8") && trusted.contains("127.0.0.6"))
+        let started = try Subprocess.bash("timeout 3 '\(Subprocess.switchboard.path)' serve --port 0 --config Config/routes.json",
+                                          environment: ["SWITCHBOARD_TRUSTED_PROXIES": trusted])
+        #expect(started.stderr.contains(#""trusted_proxies":"10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,127.0.0.6/32,fd00::/8""#), "\(started.stderr)")
 
         // The ConfigMap's volume is mounted as the manifest's folder, never by subPath
         // (a subPath mount is never updated, so the manifest would never reload).
