@@ -90,6 +90,48 @@ struct TrustedProxyTests {
         }
     }
 
+    /// docs/operations.md's recipes, on the headers each proxy sends: the peer is a
+    /// loopback address standing for the proxy (no ingress, mesh or CDN runs here), the
+    /// trusted ranges are the recipe's with that address added.
+    @Test func theDeploymentRecipesNameTheClient() throws {
+        struct Recipe {
+            let name: String
+            let trusted: [String]
+            let peer: String
+            let headers: String
+            let client: String
+        }
+        let recipes = [
+            // ingress-nginx behind a cloud load balancer (use-forwarded-headers): the
+            // balancer appends the viewer, the controller appends the balancer.
+            Recipe(name: "ingress-nginx", trusted: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "127.0.0.6/32", "fd00::/8", "127.0.1.0/24"],
+                   peer: "127.0.1.10", headers: "X-Forwarded-For: 198.51.100.1, 203.0.113.7, 10.0.3.4\r\n", client: "203.0.113.7"),
+            // An Istio sidecar hands the connection over from 127.0.0.6; the gateway set the header.
+            Recipe(name: "istio", trusted: ["127.0.0.6/32", "10.0.0.0/8"], peer: "127.0.0.6",
+                   headers: "X-Forwarded-For: 203.0.113.7\r\nX-Envoy-External-Address: 203.0.113.7\r\n", client: "203.0.113.7"),
+            // In-mesh calls carry no header: the sidecar's own address is the client.
+            Recipe(name: "istio, in-mesh", trusted: ["127.0.0.6/32"], peer: "127.0.0.6", headers: "", client: "127.0.0.6"),
+            // CloudFront in front of an ALB: the viewer, then the edge; the ALB is the peer.
+            Recipe(name: "cloudfront", trusted: ["130.176.0.0/16", "127.0.2.0/24"], peer: "127.0.2.9",
+                   headers: "X-Forwarded-For: 2001:db8:85a3::8a2e:370:7334, 130.176.17.3\r\n", client: "2001:db8:85a3::8a2e:370:7334"),
+            // A proxy that sets Forwarded (HAProxy's option forwarded, RFC 7239).
+            Recipe(name: "forwarded", trusted: ["127.0.3.0/24"], peer: "127.0.3.1",
+                   headers: "Forwarded: for=\"[2001:db8::17]:4711\";proto=https\r\nX-Forwarded-For: 192.0.2.200\r\n", client: "2001:db8::17"),
+        ]
+        let config = Manifests.root.appendingPathComponent("Config/routes.json").path
+        for recipe in recipes {
+            let served = try ServeProcessTests.Served(["--config", config, "--access-log"] + recipe.trusted.flatMap { ["--trusted-proxy", $0] })
+            let connection = try RawHTTP.Connection(port: served.port, source: recipe.peer)
+            let answer = try connection.exchanging("GET /healthz HTTP/1.1\r\nHost: x\r\n\(recipe.headers)\r\n")
+            #expect(answer.status == 200)
+            #expect(served.stop() == 0)
+            let log = served.log + String(decoding: served.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let line = try log.split(separator: "\n").compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                .first { $0["message"] as? String == "request" }
+            #expect(line?["client"] as? String == recipe.client, "\(recipe.name): \(line ?? [:])")
+        }
+    }
+
     @Test func aRangeThatIsNoneIsRefusedAtStart() throws {
         let result = try Subprocess.run(Subprocess.switchboard, ["serve", "--trusted-proxy", "10.0.0/8", "--port", "0"])
         #expect(result.status == 2)
