@@ -104,6 +104,10 @@ struct TrafficCommandTests {
         #expect(report["lines"] as? Int == 100_000)
         #expect(report["badLines"] as? Int == 0)
         #expect(report["skippedLines"] as? Int == log.noLink)
+        // The clients: the log's remote addresses, counted distinct in a fixed 4 KiB.
+        let remotes = Set(log.text.split(separator: "\n").map { $0.prefix { $0 != " " } })
+        let clients = try #require(report["clients"] as? Int)
+        #expect(abs(clients - remotes.count) <= max(2, remotes.count / 50), "\(clients) for \(remotes.count)")
         let reported = try #require(report["outcomes"] as? [String: Int])
         for status in ["matched", "fallback", "external", "rejected"] {
             #expect(reported[status] == (outcomes[status] ?? 0), "\(status)")
@@ -270,12 +274,13 @@ struct TrafficCommandTests {
     /// running server has in service.
     @Test func theServersOwnLogAndItsManifest() throws {
         let curl = try Subprocess.tool("curl", package: "curl")
-        let server = try CLI.Running(["serve", "--config", "Config/routes.json", "--port", "0", "--access-log"])
+        let server = try CLI.Running(["serve", "--config", "Config/routes.json", "--port", "0", "--access-log", "--trusted-proxy", "127.0.0.1"])
         #expect(server.waitFor("serving on 127.0.0.1:"), "\(server.log)")
         let after = try #require(server.log.split(separator: "serving on 127.0.0.1:").last)
         let port = try #require(Int(String(after.prefix { $0.isNumber })))
-        for url in ["%2Fartist%2Fbanksy", "%2Fartist%2Fbanksy", "%2Fnope%2F12"] {
-            _ = try Subprocess.run(curl, ["-s", "http://127.0.0.1:\(port)/v1/resolve?url=\(url)&platform=ios"])
+        // Through a proxy (curl stands for it): two clients it forwards, and itself.
+        for (url, client) in [("%2Fartist%2Fbanksy", "198.51.100.1"), ("%2Fartist%2Fbanksy", "198.51.100.2"), ("%2Fnope%2F12", "")] {
+            _ = try Subprocess.run(curl, ["-s", "-H", "X-Forwarded-For: \(client)", "http://127.0.0.1:\(port)/v1/resolve?url=\(url)&platform=ios"])
         }
         _ = try Subprocess.run(curl, ["-s", "http://127.0.0.1:\(port)/healthz"])
         let served = try CLI.run(["traffic", "-", "--server", "http://127.0.0.1:\(port)", "--format", "json"], stdin: "/artist/banksy\n")
@@ -286,6 +291,7 @@ struct TrafficCommandTests {
         let log = try CLI.temporaryFile(server.log, name: "switchboard.log")
         let report = try Self.json(try CLI.run(["traffic", log, "--config", "Config/routes.json", "--format", "json"]))
         #expect(report["total"] as? Int == 3, "\(report)")
+        #expect(report["clients"] as? Int == 3, "the log's clients: the two forwarded and the proxy itself")
         #expect(report["badLines"] as? Int == 0)
         #expect((report["outcomes"] as? [String: Int])?["fallback"] == 1)
         #expect((report["routes"] as? [[String: Any]])?.first { $0["route"] as? String == "artist" }?["hits"] as? Int == 2)

@@ -8,6 +8,9 @@ struct AccessLogLine {
     /// The request target, with the log's escapes (`\xHH` from nginx, `\"` and `\\` from
     /// Apache) undone.
     let target: [UInt8]
+    /// The line's first field: the client's address (or the proxy's, where the server
+    /// logs its peer); nil for a JSON log line, which names its client itself.
+    let remote: String?
 
     init?(_ line: ArraySlice<UInt8>) {
         // `[time]`, then ` "`: the request line up to the `"` that a space and a status follow.
@@ -28,6 +31,8 @@ struct AccessLogLine {
         }
         guard found, end <= line.endIndex else { return nil }
         let request = line[start..<end]
+        let first = line.prefix { $0 != UInt8(ascii: " ") }
+        remote = first.isEmpty || first.count > 64 ? nil : UTF8Validation.string(first)
         let words = request.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
         // `"-"` (nothing read) and garbage sent to the port still are log lines: a method
         // that is no token makes them lines without a link.
@@ -44,6 +49,7 @@ struct AccessLogLine {
     init(method: String, target: String) {
         self.method = Array(method.utf8)[...]
         self.target = Array(target.utf8)
+        remote = nil
     }
 
     /// What the line says of traffic: a link, or a request that is none.

@@ -37,6 +37,8 @@ public final class TrafficAnalysis {
     private(set) var outcomes: [Resolution.Status: Int] = [:]
     private(set) var routeHits: [Int]
     private(set) var reasons: [String: Int] = [:]
+    /// The distinct clients of the records that name one.
+    private var clients = DistinctCount()
     /// URLs resolved: the distinct URLs, or more when some were pushed out of the table
     /// and came back.
     private(set) var resolved = 0
@@ -57,6 +59,7 @@ public final class TrafficAnalysis {
             return summarize(record)
         }
         if made { resolved += 1 }
+        if let client = record.client { clients.add(client) }
         let hits = record.hits
         outcomes[summary.status, default: 0] += hits
         if summary.route >= 0 { routeHits[summary.route] += hits }
@@ -100,6 +103,7 @@ public final class TrafficAnalysis {
                                       overcount: $0.error, example: $0.value.example)
             },
             nowhereShapes: shapes.count, estimated: shapes.evicted, resolved: resolved, cacheEvicted: cache.evicted,
+            clients: clients.isEmpty ? nil : clients.estimate,
             manifestVersion: Int(manifest.manifest.version), etag: manifest.etag)
     }
 }

@@ -6,11 +6,15 @@ public struct TrafficRecord: Sendable, Hashable {
     public var url: String
     public var context: ResolveContext
     public var hits: Int
+    /// Who sent it, when the line says: an access log's remote address, the `client` of a
+    /// JSON line (Switchboard's own log names the client a trusted proxy forwarded).
+    public var client: String?
 
-    public init(url: String, context: ResolveContext = .none, hits: Int = 1) {
+    public init(url: String, context: ResolveContext = .none, hits: Int = 1, client: String? = nil) {
         self.url = url
         self.context = context
         self.hits = hits
+        self.client = client
     }
 
     /// What one resolution answers for: the URL in its context.
@@ -31,6 +35,15 @@ public enum TrafficLine: Sendable, Equatable {
     case skipped
     /// Fits no format: garbage, cut short, binary. Counted and reported by line number.
     case bad(String)
+}
+
+extension TrafficLine {
+    /// The same line, its record (if any) sent by `client`.
+    func from(_ client: String?) -> TrafficLine {
+        guard let client, !client.isEmpty, client != "-", case .record(var record) = self else { return self }
+        record.client = client
+        return .record(record)
+    }
 }
 
 /// The formats `switchboard traffic` reads, detected per file from its first line that
@@ -72,7 +85,7 @@ public enum TrafficFormat: String, Sendable, CaseIterable {
             return Self.readJSON(line, host: host)
         case .accessLog:
             guard let entry = AccessLogLine(line) else { return .bad("not an access log line in the common or combined format") }
-            return entry.traffic(host: host)
+            return entry.traffic(host: host).from(entry.remote)
         }
     }
 
@@ -85,6 +98,7 @@ public enum TrafficFormat: String, Sendable, CaseIterable {
             // as an access log's; its other lines (start, reloads) are no links.
             if let target = value["target"]?.stringValue {
                 return AccessLogLine(method: value["method"]?.stringValue ?? "GET", target: target).traffic(host: host)
+                    .from(value["client"]?.stringValue)
             }
             if value["message"]?.stringValue != nil { return .skipped }
             return .bad("no \"url\" string")
@@ -100,7 +114,7 @@ public enum TrafficFormat: String, Sendable, CaseIterable {
             guard case .integer(let n) = member, n >= 1, n <= Int64(Int32.max) else { return .bad("\"hits\" is not a count >= 1") }
             hits = Int(n)
         }
-        return .record(TrafficRecord(url: onHost(url, host), context: context, hits: hits))
+        return .record(TrafficRecord(url: onHost(url, host), context: context, hits: hits, client: value["client"]?.stringValue))
     }
 
     /// The line as text when it is one token of UTF-8 with no control character.
