@@ -36,16 +36,16 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
             socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
             context.connectionStates.wrappingAdd(1, ordering: .relaxed)
             // Past its share (another thread took the last slot): shut down before any read.
-            if !state.peerTrusted && !context.shares.opened(peer.block) { shutdown(state.head.fd, Int32(SHUT_RDWR)) }
-            context.heads.opened(state.head)
+            if !state.peerTrusted && !context.shares.opened(peer.block) { shutdown(state.watch.fd, Int32(SHUT_RDWR)) }
+            context.deadlines.opened(state.watch)
         }
     } else if let state = socketContext.pointee {
         let request = Unmanaged<RequestState>.fromOpaque(state)
-        let (counted, peer, trusted, head) = request._withUnsafeGuaranteedRef { ($0.counted, $0.peer, $0.peerTrusted, $0.head) }
+        let (counted, peer, trusted, watch) = request._withUnsafeGuaranteedRef { ($0.counted, $0.peer, $0.peerTrusted, $0.watch) }
         context._withUnsafeGuaranteedRef { context in
             if counted { context.inFlight.wrappingSubtract(1, ordering: .releasing) }
             if !trusted { context.shares.closed(peer.block) }
-            context.heads.closed(head)
+            context.deadlines.closed(watch)
         }
         request.release()
         socketContext.pointee = nil
@@ -77,15 +77,25 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
             // Resumed, then closed before its answer could be queued (the client left): the
             // answer is still asked for once, so whoever holds the request learns it ended.
             if let held = state.held { _ = held.answer(.clientGone) }
+            // Nobody here answered and the request ended in error: libmicrohttpd refused it
+            // (a line or header section it could not read, a Host missing).
+            if !state.answered && reason == .REQUEST_TERMINATED_WITH_ERROR {
+                context.report(.libmicrohttpd, status: 0, state, method: nil)
+            }
             state.end()
             if state.counted {
                 state.counted = false
                 context.inFlight.wrappingSubtract(1, ordering: .releasing)
             }
             // The connection's next head is due from now; its body's bytes are free.
-            state.head.deadline.store(monotonicNanoseconds() &+ context.heads.nanoseconds, ordering: .relaxed)
+            state.watch.wait(for: .head, until: monotonicNanoseconds() &+ context.deadlines.head)
             if state.bodyCounted > 0 {
                 context.bodyBytes.wrappingSubtract(state.bodyCounted, ordering: .relaxed)
+                let (block, counted) = (state.client.block, state.bodyCounted)
+                context.bodyBytesByBlock.withLock { bytes in
+                    let left = (bytes[block] ?? 0) - counted
+                    bytes[block] = left > 0 ? left : nil
+                }
                 state.bodyCounted = 0
             }
         }
@@ -130,19 +140,22 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
     }
     if !state.started {
         state.started = true
-        state.head.deadline.store(0, ordering: .relaxed)
+        // The rest of the request, whatever its bytes, is due within the deadline of the whole.
+        state.watch.wait(for: .message, until: state.began &+ context.deadlines.message)
         // Answered at once, before any body is read, and the connection closes (0.9.75
         // closes a connection answered on the first call): what a smuggling attempt deserves.
-        guard let refusal = framingRefusal(context, state, connection, url, version) else {
-            if state.peerTrusted { state.client = forwardedClient(context.configuration.trustedProxies, peer: state.peer, connection) }
-            return .YES
-        }
+        if state.peerTrusted { state.client = forwardedClient(context.configuration.trustedProxies, peer: state.peer, connection) }
+        guard let refusal = framingRefusal(context, state, connection, url, version) else { return .YES }
+        context.report(Refusal.reason(ofFraming: refusal.status), status: refusal.status, state, method: method)
         return queue(connection, refusal, context: context, state: state)
     }
     if uploadDataSize.pointee > 0 {
-        return receiveBody(context, state, connection, uploadData, uploadDataSize)
+        return receiveBody(context, state, connection, method, uploadData, uploadDataSize)
     }
+    // The request arrived whole: nothing more is awaited from the client.
+    state.watch.clear()
     if state.bodyTooLarge {
+        context.report(.contentTooLarge, status: 413, state, method: method)
         return queue(connection, problem(413, "Content Too Large", "the body is larger than \(context.configuration.maxBodySize) bytes"),
                      context: context, state: state)
     }
@@ -188,6 +201,9 @@ private func framingRefusal(_ context: DaemonContext, _ state: RequestState, _ c
         if headers.transfer_encodings > 1 || String(cString: coding).lowercased() != "chunked" {
             return problem(400, "Bad Request", "the only transfer coding accepted is chunked")
         }
+        // RFC 9112 6.1: an HTTP/1.0 message with a transfer coding cannot be framed
+        // reliably; its answer closes the connection.
+        if let version, strcmp(version, "HTTP/1.0") == 0 { state.closeAfterAnswer = true }
     }
     // A NUL byte inside the request target truncates the C string MHD hands out; the
     // version follows the target in the same request-line buffer, so a gap larger than
@@ -201,7 +217,7 @@ private func framingRefusal(_ context: DaemonContext, _ state: RequestState, _ c
     if state.target.count > limits.maxTargetLength {
         return problem(414, "URI Too Long", "the request target is longer than \(limits.maxTargetLength) bytes")
     }
-    if let declared = headers.content_length, let length = Int(String(cString: declared)), length > limits.maxBodySize {
+    if let declared = headers.content_length, declaredLength(declared, exceeds: limits.maxBodySize) {
         return problem(413, "Content Too Large", "the body is larger than \(limits.maxBodySize) bytes")
     }
     return nil
@@ -239,13 +255,28 @@ extension IPAddress {
     init(_ ip: sb_ip) { self.init(high: ip.high, low: ip.low) }
 }
 
+/// Whether a `Content-Length` of digits declares more than `limit` bytes, however many
+/// digits it has (2^64 and past it too); a value that is not digits is libmicrohttpd's
+/// to refuse.
+func declaredLength(_ value: UnsafePointer<CChar>, exceeds limit: Int) -> Bool {
+    let digits = UnsafeRawBufferPointer(start: value, count: strlen(value))
+    guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
+    var length = 0
+    for digit in digits {
+        // Saturated: past the limit is all that matters.
+        length = min(length, limit + 1) * 10 + Int(digit - UInt8(ascii: "0"))
+    }
+    return length > limit
+}
+
 /// A piece of the body: kept up to the size limit, refused past its deadline.
-private func receiveBody(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer,
+private func receiveBody(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer, _ method: UnsafePointer<CChar>,
                          _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>) -> MHD_Result {
     let limits = context.configuration
     let size = uploadDataSize.pointee
     if monotonicNanoseconds() &- state.began > UInt64(limits.bodyDeadlineSeconds) * 1_000_000_000 {
         // Too late to queue a response mid-body: write it to the socket, then close.
+        context.report(.late, status: 408, state, method: method)
         let body = problemJSON(408, "Request Timeout", "the body did not arrive within \(limits.bodyDeadlineSeconds) seconds")
         _ = body.withUnsafeBytes { bytes in
             sb_send_final_response(connection, "408 Request Timeout", "application/problem+json",
@@ -254,10 +285,26 @@ private func receiveBody(_ context: DaemonContext, _ state: RequestState, _ conn
         return .NO
     }
     if let uploadData, !state.bodyTooLarge {
-        // What every body being received holds, together, is bounded too.
+        // What every body being received holds, together and by client block, is bounded too.
         let (total, _) = context.bodyBytes.wrappingAdd(size, ordering: .relaxed)
+        let block = state.client.block, share = context.bodyBudgetPerClient
+        let mine = context.bodyBytesByBlock.withLock { bytes in
+            let mine = (bytes[block] ?? 0) + size
+            bytes[block] = mine
+            return mine
+        }
         state.bodyCounted += size
+        if mine > share {
+            context.report(.clientBodies, status: 429, state, method: method)
+            let body = problemJSON(429, "Too Many Requests", "this client is sending as many request bodies as one client may; retry in a second")
+            _ = body.withUnsafeBytes { bytes in
+                sb_send_final_response(connection, "429 Too Many Requests", "application/problem+json",
+                                       bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+            }
+            return .NO
+        }
         if total + size > limits.bodyMemoryBudget {
+            context.report(.bodies, status: 503, state, method: method)
             let body = problemJSON(503, "Service Unavailable", "too many request bodies are being received; retry in a second")
             _ = body.withUnsafeBytes { bytes in
                 sb_send_final_response(connection, "503 Service Unavailable", "application/problem+json",
@@ -301,6 +348,13 @@ func problemJSON(_ status: Int, _ title: String, _ detail: String) -> [UInt8] {
 /// copied it, leaves its array to the connection's scratch buffers.
 func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, context: DaemonContext,
            state: RequestState) -> MHD_Result {
+    if state.closeAfterAnswer {
+        // Once: a held request's headers go with its answer, queued through here again.
+        state.closeAfterAnswer = false
+        response.headers.append(("Connection", "close"))
+    }
+    if let seconds = response.sendTimeoutSeconds { sb_set_connection_timeout(connection, UInt32(clamping: seconds)) }
+    state.answered = true
     let status = UInt32(clamping: response.status)
     if let onCompleted = response.onCompleted { state.onCompleted = onCompleted }
     let made: OpaquePointer?

@@ -44,9 +44,9 @@ public final class HTTPDaemon: Sendable {
         public var maxHeaderBytes: Int
         /// Largest body accepted (larger gets 413).
         public var maxBodySize: Int
-        /// Seconds from the request line by which the whole body must have arrived; a
-        /// body still arriving after it gets 408. (A client that stops sending
-        /// altogether is closed after `timeoutSeconds` of inactivity.)
+        /// Seconds from the request line by which the whole request must have arrived, its
+        /// body as framed (chunk-size lines, extensions, data and trailers) included; one
+        /// still arriving after it gets 408 and is closed.
         public var bodyDeadlineSeconds: Int
         /// Seconds within which a request's head (request line and header section) must
         /// arrive, from the connection's start or the end of its previous request: a head
@@ -54,7 +54,8 @@ public final class HTTPDaemon: Sendable {
         /// (An idle keep-alive connection is closed after as long.)
         public var headDeadlineSeconds: Int
         /// Bytes of request bodies being received, all connections together; a body that
-        /// would take more gets 503.
+        /// would take more gets 503. One client block may take an eighth of it (at least
+        /// ``maxBodySize``); past that its body gets 429.
         public var bodyMemoryBudget: Int
         /// Peers whose forwarded client is believed (``TrustedProxies``); their connections
         /// are not held to a block's share, and each request counts for its forwarded client
@@ -64,6 +65,10 @@ public final class HTTPDaemon: Sendable {
         /// on the thread accepting it: behind a proxy not named in ``trustedProxies``, that
         /// is every client at once.
         public var onShareTaken: (@Sendable (ClientBlock) -> Void)?
+        /// Told of every request the daemon refuses and every connection it cuts past a
+        /// deadline (``Refusal``), on the thread that refuses it: for the access log and
+        /// `/metrics`.
+        public var onRefusal: (@Sendable (Refusal) -> Void)?
         /// Request headers copied into ``HTTPRequest``.
         public var requestHeaders: [String]
         /// Told of every thousand connection states let go (held requests answered,
@@ -197,7 +202,6 @@ public final class HTTPDaemon: Sendable {
         // libmicrohttpd must not be stopped with a connection suspended: every parked
         // request is answered and every stream ended, and none can start from here on;
         // then the resumes other threads decided (a wake-up, a send) and have not made yet.
-        state.heads.stop()
         state.holdLoop.stop()
         state.streams.finishAll()
         var report = StopReport()
@@ -209,6 +213,9 @@ public final class HTTPDaemon: Sendable {
             usleep(10_000)
         }
         report.requestsInFlight = state.inFlight.load(ordering: .acquiring)
+        // Deadlines were kept during the grace period: a request trickled in is cut at its
+        // own deadline, not waited for to the end of the grace.
+        state.deadlines.stop()
         MHD_stop_daemon(running.pointer)
         context.release()
         return report
@@ -249,10 +256,23 @@ final class DaemonContext: Sendable {
     func isTrusted(_ peer: IPAddress) -> Bool {
         !configuration.trustedProxies.isEmpty && configuration.trustedProxies.contains(peer)
     }
-    /// Connections whose request head is late are cut off.
-    let heads: HeadDeadlines
+    /// Connections whose request is late, its head or the rest, are cut off.
+    let deadlines: RequestDeadlines
     /// Bytes of bodies being received, all connections together (``HTTPDaemon/Configuration/bodyMemoryBudget``).
     let bodyBytes = Atomic<Int>(0)
+    /// The same by client block: one block may take an eighth of the budget (and at least
+    /// one body of the largest size), so that it never takes everyone's.
+    let bodyBytesByBlock = Locked<[ClientBlock: Int]>([:])
+    var bodyBudgetPerClient: Int { max(configuration.maxBodySize, configuration.bodyMemoryBudget / 8) }
+
+    /// Tells ``HTTPDaemon/Configuration/onRefusal`` of a refusal of the request in `state`.
+    func report(_ reason: Refusal.Reason, status: Int, _ state: RequestState, method: UnsafePointer<CChar>?) {
+        guard let onRefusal = configuration.onRefusal else { return }
+        // A target is named up to 1 KiB: a refused one may be far longer.
+        let target = state.target.isEmpty ? nil : String(decoding: state.target.prefix(1024), as: UTF8.self)
+        onRefusal(Refusal(reason, status: status, client: state.client, proxy: state.peerTrusted ? state.peer : nil,
+                          method: method.map { String(cString: $0) }, target: target))
+    }
     let streams: OpenStreams
 
     init(configuration: HTTPDaemon.Configuration, headerNames: [String], handler: any HTTPHandler, holdLoop: HoldLoop) {
@@ -264,64 +284,15 @@ final class DaemonContext: Sendable {
         self.holdLoop = holdLoop
         self.streams = OpenStreams(holdLoop: holdLoop)
         self.shares = AddressShares(limit: configuration.perIPConnectionLimit)
-        self.heads = HeadDeadlines(seconds: configuration.headDeadlineSeconds)
+        let onRefusal = configuration.onRefusal
+        self.deadlines = RequestDeadlines(headSeconds: configuration.headDeadlineSeconds,
+                                          messageSeconds: configuration.bodyDeadlineSeconds) { phase, peer in
+            onRefusal?(phase == .head ? Refusal(.lateHead, status: 0, client: peer) : Refusal(.late, status: 408, client: peer))
+        }
     }
 
     deinit {
         for i in headerNames.indices { free(UnsafeMutablePointer(mutating: headerNamesC[i])) }
         headerNamesC.deallocate()
-    }
-}
-
-/// Connections waiting for a request's head, each cut off (its socket shut down, so that
-/// libmicrohttpd closes it) once its deadline passes. Checked once a second by a timer of
-/// its own; a request only stores its deadline (``Watch``) and clears it, lock-free.
-final class HeadDeadlines: Sendable {
-    /// One connection's socket and the deadline of its next head (0: none pending).
-    final class Watch: Sendable {
-        let fd: Int32
-        let deadline = Atomic<UInt64>(0)
-        init(fd: Int32) { self.fd = fd }
-    }
-
-    let nanoseconds: UInt64
-    private let watched = Locked<[ObjectIdentifier: Watch]>([:])
-    /// Dispatch sources are thread-safe.
-    nonisolated(unsafe) private let timer: DispatchSourceTimer
-
-    init(seconds: Int) {
-        nanoseconds = UInt64(max(1, seconds)) * 1_000_000_000
-        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "microhttpd.head-deadlines"))
-        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
-        timer.setEventHandler { [weak self] in self?.sweep() }
-        timer.resume()
-    }
-
-    func stop() { timer.cancel() }
-
-    deinit { timer.cancel() }
-
-    /// A connection opens: its first head is due within the deadline.
-    func opened(_ watch: Watch) {
-        watch.deadline.store(monotonicNanoseconds() &+ nanoseconds, ordering: .relaxed)
-        watched.withLock { $0[ObjectIdentifier(watch)] = watch }
-    }
-
-    /// A connection closes: forgotten before libmicrohttpd closes its socket, under the
-    /// lock a sweep shuts sockets down under, so a sweep never touches a reused descriptor.
-    func closed(_ watch: Watch) {
-        watched.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(watch)) }
-    }
-
-    private func sweep() {
-        let now = monotonicNanoseconds()
-        watched.withLock { all in
-            for watch in all.values {
-                let deadline = watch.deadline.load(ordering: .relaxed)
-                guard deadline != 0, deadline < now else { continue }
-                watch.deadline.store(0, ordering: .relaxed)
-                shutdown(watch.fd, Int32(SHUT_RDWR))
-            }
-        }
     }
 }

@@ -19,6 +19,9 @@ public struct HTTPResponse: Sendable {
     /// Called once the request is over: its answer sent, or its connection gone. (For a
     /// held request, give it to the answer.)
     public var onCompleted: (@Sendable () -> Void)?
+    /// Seconds the client may leave the answer unread before the connection is dropped
+    /// (and with it what the answer holds), in place of the daemon's inactivity timeout.
+    public var sendTimeoutSeconds: Int?
 
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status

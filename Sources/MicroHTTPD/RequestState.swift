@@ -47,8 +47,13 @@ final class RequestState {
     /// The client the request counts for: the peer, or the client a trusted peer
     /// forwarded (set with the framing checks).
     @exclusivity(unchecked) var client: IPAddress
-    /// When its next request's head is due (``HeadDeadlines``).
-    let head: HeadDeadlines.Watch
+    /// When what the connection waits for is due (``RequestDeadlines``).
+    let watch: RequestDeadlines.Watch
+    /// The answer closes the connection (an HTTP/1.0 request with a transfer coding,
+    /// whose end RFC 9112 6.1 says the server cannot trust).
+    @exclusivity(unchecked) var closeAfterAnswer = false
+    /// An answer was queued for the request (none: libmicrohttpd answered, or nobody did).
+    @exclusivity(unchecked) var answered = false
     /// Bytes of the body counted in ``DaemonContext/bodyBytes``.
     @exclusivity(unchecked) var bodyCounted = 0
 
@@ -57,7 +62,7 @@ final class RequestState {
         self.peer = peer
         self.peerTrusted = peerTrusted
         self.client = peer
-        self.head = HeadDeadlines.Watch(fd: fd)
+        self.watch = RequestDeadlines.Watch(fd: fd, peer: peer)
     }
 
     /// Buffers larger than this are let go at the end of a request rather than kept for
@@ -111,6 +116,8 @@ final class RequestState {
         }
         started = false
         bodyTooLarge = false
+        closeAfterAnswer = false
+        answered = false
         held = nil
         if !heldHeaders.isEmpty { heldHeaders = [] }
         if target.capacity > Self.keptCapacity { target = [] }

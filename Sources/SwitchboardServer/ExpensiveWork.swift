@@ -78,6 +78,8 @@ final class ExpensiveWork: Sendable {
 
     /// Seconds a stop waits for work in progress (a server's default grace period).
     static let stopWait = 10
+    /// Seconds an answer may go unread before its connection, and its place, are let go.
+    static let sendTimeoutSeconds = 5
 
     /// Requests taken now (queued, running or being sent).
     var inProgress: Int { taken.withLock { $0.total } }
@@ -132,6 +134,9 @@ final class ExpensiveWork: Sendable {
             answered(response, outcomes)
             var answer = response
             answer.onCompleted = release
+            // An answer its client stops reading gives its place back within seconds, not
+            // at the daemon's inactivity timeout.
+            answer.sendTimeoutSeconds = Self.sendTimeoutSeconds
             return answer
         }
         queue.async {

@@ -53,6 +53,8 @@ final class Metrics: Sendable {
     private let forwarded = Atomic<Int>(0)
     /// Refusals for a share taken, by ``Share``.
     private let shareRefusals: InlineArray<5, Atomic<Int>>
+    /// The daemon's refusals, by ``Refusal/Reason`` (in `allCases` order).
+    private let refusals: InlineArray<10, Atomic<Int>>
 
     /// What a client or the server had taken all of when a request was refused.
     enum Share: Int, CaseIterable, Sendable {
@@ -79,6 +81,8 @@ final class Metrics: Sendable {
         outcomes = InlineArray { _ in Atomic(0) }
         latency = InlineArray { _ in Atomic(0) }
         shareRefusals = InlineArray { _ in Atomic(0) }
+        refusals = InlineArray { _ in Atomic(0) }
+        precondition(refusals.count == Refusal.Reason.allCases.count)
         precondition(requests.count == Endpoint.allCases.count * Self.methods.count * Self.statuses.count
                         && shareRefusals.count == Share.allCases.count
                         && outcomes.count == Resolution.Status.allCases.count && latency.count == Self.buckets.count + 1)
@@ -107,6 +111,12 @@ final class Metrics: Sendable {
 
     /// Counts a refusal for a share taken.
     func recordRefusal(_ share: Share) { shareRefusals[share.rawValue].wrappingAdd(1, ordering: .relaxed) }
+
+    /// Counts a request the daemon refused or a connection it cut.
+    func recordRefusal(_ reason: Refusal.Reason) {
+        guard let i = Refusal.Reason.allCases.firstIndex(of: reason) else { return }
+        refusals[i].wrappingAdd(1, ordering: .relaxed)
+    }
 
     /// The exposition text; manifest figures come from the store, held polls and streams
     /// from its live updates.
@@ -147,6 +157,11 @@ final class Metrics: Sendable {
         out += "# TYPE switchboard_share_refusals_total counter\n"
         for share in Share.allCases {
             out += "switchboard_share_refusals_total{\(share.labels)} \(shareRefusals[share.rawValue].load(ordering: .relaxed))\n"
+        }
+        out += "# HELP switchboard_refusals_total Requests refused, and connections cut, before any endpoint saw them, by reason.\n"
+        out += "# TYPE switchboard_refusals_total counter\n"
+        for (i, reason) in Refusal.Reason.allCases.enumerated() {
+            out += "switchboard_refusals_total{reason=\"\(reason.rawValue)\"} \(refusals[i].load(ordering: .relaxed))\n"
         }
         out += "# HELP switchboard_manifest_version The version of the manifest in service.\n"
         out += "# TYPE switchboard_manifest_version gauge\n"

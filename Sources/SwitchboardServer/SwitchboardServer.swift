@@ -99,9 +99,21 @@ public final class SwitchboardServer: Sendable {
         let metrics = Metrics()
         self.metrics = metrics
         let warning = ShareWarning(logger: logger, trustedProxies: http.trustedProxies)
+        let accessLog = configuration.accessLog ? logger : nil
         http.onShareTaken = { block in
             metrics.recordRefusal(.clientConnections)
             warning.taken(block, what: "connections")
+            accessLog?.info("refused", metadata: ["reason": "share", "status": "0", "client": "\(block)"])
+        }
+        http.onRefusal = { refusal in
+            metrics.recordRefusal(refusal.reason)
+            guard let accessLog else { return }
+            var metadata: Logger.Metadata = ["reason": "\(refusal.reason.rawValue)", "status": "\(refusal.status)",
+                                             "client": "\(refusal.client)"]
+            if let proxy = refusal.proxy, proxy != refusal.client { metadata["proxy"] = "\(proxy)" }
+            if let method = refusal.method { metadata["method"] = "\(method)" }
+            if let target = refusal.target { metadata["target"] = "\(target)" }
+            accessLog.info("refused", metadata: metadata)
         }
         do {
             store = try ManifestStore(path: configuration.manifestPath, logger: logger, live: live) { refusal, block in

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import Switchboard
 
 /// Structured logs: one JSON object a line on standard error, e.g.
@@ -23,7 +24,17 @@ struct JSONLogHandler: LogHandler {
         ]
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         for key in all.keys.sorted() { members.append(.init(key, .string(all[key]!.description))) }
-        FileHandle.standardError.write(Data(JSONValue.object(members).serialized() + [UInt8(ascii: "\n")]))
+        Self.writeLine(JSONValue.object(members).serialized() + [UInt8(ascii: "\n")])
+    }
+
+    /// Held while a line is written: a line longer than a pipe's atomic write (4 KiB) goes
+    /// out in several writes when the reader is slow, and another thread's line must not
+    /// land between them.
+    private static let writing = Mutex(())
+
+    /// Writes `line` whole to standard error (FileHandle retries partial writes).
+    static func writeLine(_ line: [UInt8]) {
+        writing.withLock { _ in FileHandle.standardError.write(Data(line)) }
     }
 
     private static func timestamp() -> String {

@@ -2,5 +2,5 @@ import Foundation
 
 /// Writes a line to standard error.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    JSONLogHandler.writeLine(Array((line + "\n").utf8))
 }

@@ -96,6 +96,8 @@ public enum TrafficFormat: String, Sendable, CaseIterable {
         guard let url = value["url"]?.stringValue else {
             // Switchboard's own access log (`serve --access-log`): a request's target, read
             // as an access log's; its other lines (start, reloads) are no links.
+            // A request the server refused before any endpoint saw it is no link.
+            if value["message"]?.stringValue == "refused" { return .skipped }
             if let target = value["target"]?.stringValue {
                 return AccessLogLine(method: value["method"]?.stringValue ?? "GET", target: target).traffic(host: host)
                     .from(value["client"]?.stringValue)

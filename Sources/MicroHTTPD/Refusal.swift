@@ -1,0 +1,59 @@
+/// A request the daemon refused, or a connection it cut, before any handler saw it: what
+/// ``HTTPDaemon/Configuration/onRefusal`` is told, so that the access log and `/metrics`
+/// have every answer, not only the handler's.
+public struct Refusal: Sendable {
+    public enum Reason: String, Sendable, CaseIterable {
+        /// 400: framing a request could be smuggled through, or a field libmicrohttpd
+        /// would misread.
+        case malformed
+        /// 505: an HTTP version other than 1.0 and 1.1.
+        case version
+        /// 413: a declared or received body past the limit.
+        case contentTooLarge = "content_too_large"
+        /// 414: a request target past the limit.
+        case targetTooLong = "target_too_long"
+        /// 431: too many header fields, or too large.
+        case headersTooLarge = "headers_too_large"
+        /// 408: the request (its body as framed) did not arrive whole within its deadline.
+        case late
+        /// Cut without an answer: a request's head did not arrive within its deadline.
+        case lateHead = "late_head"
+        /// 429: the client's block holds its share of the bodies being received.
+        case clientBodies = "client_bodies"
+        /// 503: the bodies being received hold the whole budget.
+        case bodies
+        /// An error libmicrohttpd answered itself (a request it could not read).
+        case libmicrohttpd
+    }
+
+    public let reason: Reason
+    /// The status sent; 0 when the connection was cut without an answer or libmicrohttpd
+    /// answered.
+    public let status: Int
+    /// The client it counts for, and the trusted proxy it came through.
+    public let client: IPAddress
+    public let proxy: IPAddress?
+    /// The method and target when the request line was read.
+    public let method: String?
+    public let target: String?
+
+    init(_ reason: Reason, status: Int, client: IPAddress, proxy: IPAddress? = nil, method: String? = nil, target: String? = nil) {
+        self.reason = reason
+        self.status = status
+        self.client = client
+        self.proxy = proxy
+        self.method = method
+        self.target = target
+    }
+
+    /// The reason of a refusal the framing checks answered with `status`.
+    static func reason(ofFraming status: Int) -> Reason {
+        switch status {
+        case 505: .version
+        case 413: .contentTooLarge
+        case 414: .targetTooLong
+        case 431: .headersTooLarge
+        default: .malformed
+        }
+    }
+}

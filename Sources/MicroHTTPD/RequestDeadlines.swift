@@ -1,0 +1,102 @@
+import CMicroHTTPD
+import Dispatch
+import ServerSystem
+import Synchronization
+import SystemSupport
+
+/// Every byte of a request on the clock: a connection waiting for a request's head, or
+/// for the rest of a request whose head arrived (its body as framed: chunk-size lines,
+/// extensions, data and trailers, which libmicrohttpd reads without telling the handler),
+/// is cut off once its deadline passes. A late head is closed; a late message is answered
+/// 408 and closed. Checked once a second by a timer of its own; a request only stores its
+/// deadline (``Watch``) and clears it, lock-free.
+final class RequestDeadlines: Sendable {
+    /// What a connection is waiting for.
+    enum Phase: UInt8, Sendable {
+        /// A request's head (from the connection's start, or the end of its previous request).
+        case head
+        /// The rest of a request whose head arrived (from its request line).
+        case message
+    }
+
+    /// One connection's socket, its deadline (0: none pending) and what it waits for.
+    final class Watch: Sendable {
+        let fd: Int32
+        /// The connection's peer, named when it is cut.
+        let peer: IPAddress
+        let deadline = Atomic<UInt64>(0)
+        let phase = Atomic<UInt8>(Phase.head.rawValue)
+        init(fd: Int32, peer: IPAddress) {
+            self.fd = fd
+            self.peer = peer
+        }
+
+        func wait(for phase: Phase, until deadline: UInt64) {
+            self.phase.store(phase.rawValue, ordering: .relaxed)
+            self.deadline.store(deadline, ordering: .relaxed)
+        }
+
+        /// Nothing is awaited from the client: the request is being answered.
+        func clear() { deadline.store(0, ordering: .relaxed) }
+    }
+
+    /// Nanoseconds a head may take.
+    let head: UInt64
+    /// Nanoseconds a whole request may take from its request line.
+    let message: UInt64
+    /// Told of each connection cut, with its peer, on the timer's thread.
+    private let onCut: (@Sendable (Phase, IPAddress) -> Void)?
+    private let watched = Locked<[ObjectIdentifier: Watch]>([:])
+    /// Dispatch sources are thread-safe.
+    nonisolated(unsafe) private let timer: DispatchSourceTimer
+
+    init(headSeconds: Int, messageSeconds: Int, onCut: (@Sendable (Phase, IPAddress) -> Void)? = nil) {
+        head = UInt64(max(1, headSeconds)) * 1_000_000_000
+        message = UInt64(max(1, messageSeconds)) * 1_000_000_000
+        self.onCut = onCut
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "microhttpd.request-deadlines"))
+        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
+        timer.setEventHandler { [weak self] in self?.sweep() }
+        timer.resume()
+    }
+
+    func stop() { timer.cancel() }
+
+    deinit { timer.cancel() }
+
+    /// A connection opens: its first head is due within the deadline.
+    func opened(_ watch: Watch) {
+        watch.wait(for: .head, until: monotonicNanoseconds() &+ head)
+        watched.withLock { $0[ObjectIdentifier(watch)] = watch }
+    }
+
+    /// A connection closes: forgotten before libmicrohttpd closes its socket, under the
+    /// lock a sweep cuts sockets off under, so a sweep never touches a reused descriptor.
+    func closed(_ watch: Watch) {
+        watched.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(watch)) }
+    }
+
+    private static let lateBody = Array(#"{"type":"about:blank","title":"Request Timeout","status":408,"detail":"the request did not arrive whole within its deadline"}"#.utf8)
+
+    private func sweep() {
+        let now = monotonicNanoseconds()
+        var cut: [(Phase, IPAddress)] = []
+        watched.withLock { all in
+            for watch in all.values {
+                let deadline = watch.deadline.load(ordering: .relaxed)
+                guard deadline != 0, deadline < now else { continue }
+                watch.deadline.store(0, ordering: .relaxed)
+                let phase = Phase(rawValue: watch.phase.load(ordering: .relaxed)) ?? .head
+                if phase == .message {
+                    _ = Self.lateBody.withUnsafeBytes { bytes in
+                        sb_send_final_response_fd(watch.fd, "408 Request Timeout", "application/problem+json",
+                                                  bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+                    }
+                }
+                shutdown(watch.fd, Int32(SHUT_RDWR))
+                cut.append((phase, watch.peer))
+            }
+        }
+        if let onCut { for (phase, peer) in cut { onCut(phase, peer) } }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import MicroHTTPD
+import TestSupport
+
+/// Every byte of a request on the clock, every budget shared per client block, every
+/// refusal on record: over real sockets.
+@Suite(.serialized)
+struct RequestClockTests {
+    static func server(bodySeconds: Int = 2, budget: Int = 64 << 20) throws -> LiveServer {
+        var http = HTTPDaemon.Configuration()
+        http.bodyDeadlineSeconds = bodySeconds
+        http.bodyMemoryBudget = budget
+        return try LiveServer(http: http)
+    }
+
+    /// Sends `head` then `trickle` a byte every 300 ms until the server answers or closes;
+    /// what arrived and after how long.
+    static func trickle(_ live: LiveServer, _ head: String, _ trickle: UInt8, source: String) throws -> (String, TimeInterval) {
+        let connection = try RawHTTP.Connection(port: live.port, source: source, timeoutSeconds: 1)
+        connection.send(Array(head.utf8))
+        let started = Date()
+        var received: [UInt8] = []
+        while Date().timeIntervalSince(started) < 12 {
+            connection.send([trickle])
+            usleep(300_000)
+            guard let bytes = connection.receive() else { break }
+            received += bytes
+            if !bytes.isEmpty, connection.receive() == nil { break }
+        }
+        return (String(decoding: received, as: UTF8.self), Date().timeIntervalSince(started))
+    }
+
+    static let chunked = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+
+    /// A chunk-size line of leading zeros, or a trailer, trickled a byte at a time never
+    /// reaches the handler; the deadline of the whole request cuts it all the same.
+    @Test func chunkLinesAndTrailersTrickledAreCutAtTheDeadline() throws {
+        let live = try Self.server()
+        let (line, lineSeconds) = try Self.trickle(live, Self.chunked, UInt8(ascii: "0"), source: "127.0.31.1")
+        #expect(line.hasPrefix("HTTP/1.1 408"), "\(line)")
+        #expect(lineSeconds < 5, "\(lineSeconds) s")
+        let (trailer, trailerSeconds) = try Self.trickle(live, Self.chunked + "2\r\n{}\r\n0\r\nX-Trailer: ", UInt8(ascii: "a"), source: "127.0.32.1")
+        #expect(trailer.hasPrefix("HTTP/1.1 408"), "\(trailer)")
+        #expect(trailerSeconds < 5, "\(trailerSeconds) s")
+        // Another client was served all along.
+        #expect(try RawHTTP.get("/healthz", port: live.port).status == 200)
+        let metrics = try RawHTTP.get("/metrics", port: live.port).text
+        #expect(metrics.contains(#"switchboard_refusals_total{reason="late"} 2"#), "\(metrics)")
+    }
+
+    /// RFC 9112 6.1: an HTTP/1.0 request with a transfer coding is answered, then closed.
+    @Test func http10WithATransferCodingIsClosedAfterItsAnswer() throws {
+        let live = try Self.server()
+        let connection = try RawHTTP.Connection(port: live.port)
+        let answer = try connection.exchanging("POST /v1/resolve HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1c\r\n{\"urls\": [\"/artist/banksy\"]}\r\n0\r\n\r\n")
+        #expect(answer.status == 200)
+        #expect(answer.header("Connection")?.lowercased() == "close")
+        #expect(eventually(within: 3) { connection.receive() == nil }, "closed")
+    }
+
+    /// A Content-Length past the body limit is a 413 before any byte of the body, however
+    /// large: 2^63 and 2^64-1 included (not `100 Continue`); past 2^64, libmicrohttpd
+    /// answers 413 itself.
+    @Test func anyContentLengthPastTheLimitIs413() throws {
+        let live = try Self.server()
+        for length in ["1048577", "9223372036854775808", "18446744073709551615", "99999999999999999999999999"] {
+            let answer = try RawHTTP.exchange(Array("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: \(length)\r\n\r\n".utf8),
+                                              port: live.port)
+            #expect(answer.status == 413, "\(length)")
+        }
+        let metrics = try RawHTTP.get("/metrics", port: live.port).text
+        #expect(metrics.contains(#"switchboard_refusals_total{reason="content_too_large"} 3"#))
+        #expect(metrics.contains(#"switchboard_refusals_total{reason="libmicrohttpd"} 1"#))
+    }
+
+    /// One client block takes at most an eighth of the bodies' budget: past it, 429; another
+    /// block's POST is answered meanwhile.
+    @Test func oneBlockTakesAtMostItsShareOfTheBodies() throws {
+        // 16 MiB in all: 2 MiB a block.
+        let live = try Self.server(bodySeconds: 10, budget: 16 << 20)
+        let body = #"{"urls": ["/artist/banksy"]}"# + String(repeating: " ", count: 900_000)
+        func start(_ source: String) throws -> RawHTTP.Connection {
+            let c = try RawHTTP.Connection(port: live.port, source: source, timeoutSeconds: 5)
+            c.send(Array("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8)
+                   + Array(body.utf8.prefix(800_000)))
+            return c
+        }
+        let mine = try (1...2).map { try start("127.0.41.\($0)") }
+        usleep(300_000)
+        let third = try start("127.0.41.3")
+        #expect(try third.response().status == 429)
+        let other = try start("127.0.42.1")
+        other.send(Array(body.utf8.dropFirst(800_000)))
+        #expect(try other.response().status == 200)
+        for c in mine { c.send(Array(body.utf8.dropFirst(800_000))) }
+        #expect(try mine.map { try $0.response().status } == [200, 200])
+        let metrics = try RawHTTP.get("/metrics", port: live.port).text
+        #expect(metrics.contains(#"switchboard_refusals_total{reason="client_bodies"} 1"#))
+    }
+
+    /// Each refusal the daemon makes is counted by reason (the access log gets a line each:
+    /// ServeProcessTests-style below).
+    @Test func everyRefusalIsCountedByReason() throws {
+        var http = HTTPDaemon.Configuration()
+        http.headDeadlineSeconds = 1
+        let live = try LiveServer(http: http)
+        // HTTP/1.2 is read by libmicrohttpd as 1.1 and refused here; HTTP/2.0 libmicrohttpd
+        // refuses itself, and that is counted too.
+        #expect(try RawHTTP.exchange(Array("GET /healthz HTTP/1.2\r\nHost: x\r\n\r\n".utf8), port: live.port).status == 505)
+        #expect(try RawHTTP.exchange(Array("GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n".utf8), port: live.port).status == 505)
+        #expect(try RawHTTP.exchange(Array("GET /\(String(repeating: "a", count: 13_000)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: live.port).status == 414)
+        let many = (0..<120).map { "X-\($0): 1\r\n" }.joined()
+        #expect(try RawHTTP.exchange(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\(many)\r\n".utf8), port: live.port).status == 431)
+        #expect(try RawHTTP.exchange(Array("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello".utf8), port: live.port).status == 400)
+        // A head that never comes: cut at its deadline.
+        let idle = try RawHTTP.Connection(port: live.port, timeoutSeconds: 4)
+        idle.send(Array("GET /healthz HTTP/1.1\r\n".utf8))
+        #expect(eventually(within: 5) { idle.receive() == nil })
+        let metrics = try RawHTTP.get("/metrics", port: live.port).text
+        for reason in ["version", "target_too_long", "headers_too_large", "malformed", "late_head", "libmicrohttpd"] {
+            #expect(metrics.contains("switchboard_refusals_total{reason=\"\(reason)\"} 1"), "\(reason)")
+        }
+    }
+
+    /// With `--access-log`, a refusal is a line of its own: status, reason, client, target.
+    @Test func aRefusalIsAnAccessLogLine() throws {
+        let config = Manifests.root.appendingPathComponent("Config/routes.json").path
+        let served = try ServeProcessTests.Served(["--config", config, "--access-log"])
+        _ = try RawHTTP.exchange(Array("GET /healthz HTTP/1.2\r\nHost: x\r\n\r\n".utf8), port: served.port)
+        #expect(served.stop() == 0)
+        let log = served.log + String(decoding: served.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let line = try log.split(separator: "\n").compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .first { $0["message"] as? String == "refused" }
+        #expect(line?["status"] as? String == "505", "\(log)")
+        #expect(line?["reason"] as? String == "version")
+        #expect(line?["client"] as? String == "127.0.0.1")
+        #expect(line?["target"] as? String == "/healthz")
+    }
+}
