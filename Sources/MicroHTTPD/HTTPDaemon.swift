@@ -178,6 +178,9 @@ public final class HTTPDaemon: Sendable {
         public var requestsInFlight = 0
     }
 
+    /// Seconds a request still arriving when a stop begins has to arrive whole.
+    static let arrivalGrace = 2
+
     /// How long a stop waits for the resumes other threads decided.
     static let resumeBound = Duration.seconds(5)
 
@@ -197,6 +200,9 @@ public final class HTTPDaemon: Sendable {
         // libmicrohttpd defect).
         let state = context.takeUnretainedValue()
         state.refusing.store(true, ordering: .relaxed)
+        // A request still arriving has 2 s more at most (a trickle would hold the stop to
+        // its own deadline, 10 s); a request being answered has the grace period.
+        state.deadlines.hurry(within: Self.arrivalGrace)
         let clock = ContinuousClock()
         let deadline = clock.now + gracePeriod
         // libmicrohttpd must not be stopped with a connection suspended: every parked

@@ -76,6 +76,18 @@ final class RequestDeadlines: Sendable {
         watched.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(watch)) }
     }
 
+    /// The daemon stops: a request still arriving gets at most `seconds` more, so that a
+    /// client trickling its body does not hold the stop for the whole grace period.
+    func hurry(within seconds: Int) {
+        let latest = monotonicNanoseconds() &+ UInt64(seconds) * 1_000_000_000
+        watched.withLock { all in
+            for watch in all.values where watch.phase.load(ordering: .relaxed) == Phase.message.rawValue {
+                let deadline = watch.deadline.load(ordering: .relaxed)
+                if deadline > latest { watch.deadline.store(latest, ordering: .relaxed) }
+            }
+        }
+    }
+
     private static let lateBody = Array(#"{"type":"about:blank","title":"Request Timeout","status":408,"detail":"the request did not arrive whole within its deadline"}"#.utf8)
 
     private func sweep() {
