@@ -40,15 +40,19 @@ struct TrafficCommand: ParsableCommand {
     @Option(name: .customLong("rare-below"), help: "List routes with fewer hits than this (but some) as rare.")
     var rareBelow = 10
 
+    @Option(help: ArgumentHelp("MiB the tables of URLs and shapes may hold, whatever their lines' length; past it the least requested give way.", valueName: "MiB"))
+    var memory = TrafficAnalysis.defaultMemoryBudget >> 20
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one traffic file, or - for standard input") }
         if manifest.configFlag != nil && server != nil { throw ValidationError("give --config or --server, not both") }
         if top < 0 { throw ValidationError("--top must be 0 or more") }
+        if memory < 1 || memory > 1 << 20 { throw ValidationError("--memory must be between 1 and 1048576 MiB") }
     }
 
     func run() throws {
         let compiled = try server.map { try RemoteServer($0).manifest() } ?? manifest.load()
-        let analysis = TrafficAnalysis(manifest: compiled, showQuery: showQuery)
+        let analysis = TrafficAnalysis(manifest: compiled, showQuery: showQuery, memoryBudget: memory << 20)
         var reader = TrafficReader(host: host)
         try TrafficFiles.read(files, into: &reader) { analysis.add($0) }
         let report = analysis.report(reader, top: top, rareBelow: rareBelow)

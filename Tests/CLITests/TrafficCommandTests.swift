@@ -1,5 +1,5 @@
 import Foundation
-import Switchboard
+@testable import Switchboard
 import Testing
 import TestSupport
 
@@ -155,6 +155,24 @@ struct TrafficCommandTests {
         #expect(sketched.nowhere.first?.hits ?? 0 >= exact.nowhere.first?.hits ?? 0)
     }
 
+    /// The tables are bounded in bytes, not entries: 3,000 distinct URLs of 10 KiB under
+    /// `--memory 8` are counted exactly (outcomes and routes) in about that much.
+    @Test func theTablesAreBoundedInBytes() throws {
+        let urls = (0..<3000).map { "/artist/a\($0)" + String(repeating: "b", count: 10_000) }
+        let file = try CLI.temporaryFile(urls.joined(separator: "\n") + "\n", name: "long-urls.txt")
+        let out = try CLI.run(["traffic", file, "--config", "Config/routes.json", "--format", "json", "--memory", "8"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let report = try Self.json(out)
+        #expect(report["total"] as? Int == 3000)
+        #expect(report["badLines"] as? Int == 0)
+        let outcomes = try #require(report["outcomes"] as? [String: Int])
+        #expect(outcomes.values.reduce(0, +) == 3000)
+        var table = SpaceSaving<String, Int>(capacity: 100_000, byteBudget: 100_000) { key, _ in key.utf8.count }
+        for url in urls { table.add(url) { 0 } }
+        #expect(table.count <= 10 && table.bytes <= 100_000 + 10_100, "\(table.count) entries, \(table.bytes) bytes")
+        #expect(table.evicted)
+    }
+
     @Test func badLinesAreCountedAndNeverStopTheRun() throws {
         var text = Self.accessLog(lines: 200, seed: 3).text
         let good = text.split(separator: "\n").count
@@ -163,6 +181,8 @@ struct TrafficCommandTests {
         var bytes = Array(text.utf8) + [0x0A, 0x00, 0xFF, 0xFE, 0x1B, 0x0A]
         bytes += Array("127.0.0.1 - - [27/Nov/2026:10:00:00 +0000] \"GET /artist/banksy HTTP/1.1\" 200 1\n".utf8)
         bytes += Array(repeating: UInt8(ascii: "x"), count: 70_000) + [0x0A]
+        // Past the longest target the server accepts (12 KiB), within one chunk: bad too.
+        bytes += Array("/artist/".utf8) + Array(repeating: UInt8(ascii: "y"), count: 12_300) + [0x0A]
         let dir = CLI.temporaryRoot.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let file = dir.appendingPathComponent("mixed.log")
@@ -170,10 +190,10 @@ struct TrafficCommandTests {
         let out = try CLI.run(["traffic", file.path, "--config", "Config/routes.json", "--format", "json"])
         #expect(out.status == 0, "\(out.stderr)")
         let report = try Self.json(out)
-        #expect(report["lines"] as? Int == good + 5)
-        #expect(report["badLines"] as? Int == 4, "\(report["bad"] ?? "")")
+        #expect(report["lines"] as? Int == good + 6)
+        #expect(report["badLines"] as? Int == 5, "\(report["bad"] ?? "")")
         let bad = try #require(report["bad"] as? [[String: Any]])
-        #expect(bad.map { $0["line"] as? Int } == [good + 1, good + 2, good + 3, good + 5])
+        #expect(bad.map { $0["line"] as? Int } == [good + 1, good + 2, good + 3, good + 5, good + 6])
         // The line after the binary one is read.
         #expect((report["routes"] as? [[String: Any]])?.first { $0["route"] as? String == "artist" }?["hits"] as? Int ?? 0 > 0)
         // A file whose first line is cut short is still read as the log it is.

@@ -4,6 +4,11 @@
 /// inherits its count as its possible overcount (`error`). Any key counted more than
 /// total / capacity times is in the table, and its count is at most `error` too high.
 ///
+/// The table is bounded in bytes too (`byteBudget`, as `weigh` sizes an entry): keys of
+/// any length cannot make a table of `capacity` entries any size. Past the budget, a new
+/// key takes the least counted one's place as past `capacity`; the table may then exceed
+/// its budget by at most one entry's size.
+///
 /// Entries live in a min-heap by count, so the least counted is found at once and a
 /// count raised moves down in O(log capacity).
 struct SpaceSaving<Key: Hashable, Value> {
@@ -13,9 +18,15 @@ struct SpaceSaving<Key: Hashable, Value> {
         /// How much of `count` may belong to keys it replaced.
         var error: Int
         var value: Value
+        /// Its size as `weigh` gave it.
+        var size: Int
     }
 
     let capacity: Int
+    let byteBudget: Int
+    /// The bytes the entries weigh, together.
+    private(set) var bytes = 0
+    private let weigh: (Key, Value) -> Int
     /// Entries stay where they were put (a replaced key's entry is reused); the heap
     /// orders their indices, so moving one in the heap moves two integers, not an entry
     /// and its key's place in `slots`.
@@ -26,9 +37,11 @@ struct SpaceSaving<Key: Hashable, Value> {
     /// Whether a key was ever replaced: counts are then estimates (exact when `error` is 0).
     private(set) var evicted = false
 
-    init(capacity: Int) {
+    init(capacity: Int, byteBudget: Int = .max, weigh: @escaping (Key, Value) -> Int = { _, _ in 0 }) {
         precondition(capacity > 0)
         self.capacity = capacity
+        self.byteBudget = byteBudget
+        self.weigh = weigh
         // Room for a table's worth up front: growing a dictionary of 100,000 keys rehashes
         // each several times.
         slots.reserveCapacity(min(capacity, 1 << 17))
@@ -46,8 +59,10 @@ struct SpaceSaving<Key: Hashable, Value> {
             return entries[i].value
         }
         let value = make()
-        if entries.count < capacity {
-            entries.append(Entry(key: key, count: weight, error: 0, value: value))
+        let size = weigh(key, value)
+        if entries.count < capacity && (entries.isEmpty || bytes + size <= byteBudget) {
+            bytes += size
+            entries.append(Entry(key: key, count: weight, error: 0, value: value, size: size))
             let i = entries.count - 1
             slots[key] = i
             heap.append(i)
@@ -59,7 +74,8 @@ struct SpaceSaving<Key: Hashable, Value> {
         let i = heap[0]
         let least = entries[i].count
         slots[entries[i].key] = nil
-        entries[i] = Entry(key: key, count: least + weight, error: least, value: value)
+        bytes += size - entries[i].size
+        entries[i] = Entry(key: key, count: least + weight, error: least, value: value, size: size)
         slots[key] = i
         siftDown(0)
         return value

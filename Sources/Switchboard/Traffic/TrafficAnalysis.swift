@@ -6,6 +6,12 @@
 /// time, never accuracy. Only the shapes' counts can be estimates: past
 /// `shapeCapacity` distinct shapes, the least counted give way (the report says so).
 public final class TrafficAnalysis {
+    /// What the tables may hold unless told otherwise (`traffic --memory`): 128 MiB.
+    public static let defaultMemoryBudget = 128 << 20
+    /// An entry's bytes beside its strings' (the entry, its key's slot, the heap's
+    /// indices, the strings' headers), rounded up.
+    static let entryOverhead = 256
+
     /// What one URL in one context does, as the tallies read it.
     struct Summary {
         let status: Resolution.Status
@@ -43,11 +49,20 @@ public final class TrafficAnalysis {
     /// and came back.
     private(set) var resolved = 0
 
-    public init(manifest: CompiledManifest, showQuery: Bool = false, cacheCapacity: Int = 100_000, shapeCapacity: Int = 10_000) {
+    /// `memoryBudget`: bytes the two tables may hold (``defaultMemoryBudget``), three
+    /// quarters for the URLs, one for the shapes.
+    public init(manifest: CompiledManifest, showQuery: Bool = false, cacheCapacity: Int = 100_000, shapeCapacity: Int = 10_000,
+                memoryBudget: Int = TrafficAnalysis.defaultMemoryBudget) {
         self.manifest = manifest
         shaper = TrafficShape(manifest.manifest, showQuery: showQuery)
-        cache = SpaceSaving(capacity: cacheCapacity)
-        shapes = SpaceSaving(capacity: shapeCapacity)
+        cache = SpaceSaving(capacity: cacheCapacity, byteBudget: memoryBudget / 4 * 3) { key, summary in
+            TrafficAnalysis.entryOverhead + key.url.utf8.count + summary.shape.utf8.count + (summary.shapeKey?.utf8.count ?? 0)
+                + (summary.url?.utf8.count ?? 0) + (summary.reason?.utf8.count ?? 0) + 8 * summary.via.count
+        }
+        shapes = SpaceSaving(capacity: shapeCapacity, byteBudget: memoryBudget / 4) { key, nowhere in
+            TrafficAnalysis.entryOverhead + key.utf8.count + nowhere.shape.utf8.count + nowhere.example.utf8.count
+                + (nowhere.reason?.utf8.count ?? 0)
+        }
         routeHits = Array(repeating: 0, count: manifest.manifest.routes.count)
     }
 

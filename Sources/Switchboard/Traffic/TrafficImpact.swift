@@ -53,11 +53,14 @@ public final class TrafficImpact {
     private var compared = 0
     public static let keptExamples = 3
 
-    public init(old: CompiledManifest, new: CompiledManifest, showQuery: Bool = false, cacheCapacity: Int = 100_000) {
+    public init(old: CompiledManifest, new: CompiledManifest, showQuery: Bool = false, cacheCapacity: Int = 100_000,
+                memoryBudget: Int = TrafficAnalysis.defaultMemoryBudget) {
         replay = ManifestDiff.Replay(old: old, new: new)
         shaper = TrafficShape(new.manifest, showQuery: showQuery)
         self.showQuery = showQuery
-        cache = SpaceSaving(capacity: cacheCapacity)
+        cache = SpaceSaving(capacity: cacheCapacity, byteBudget: memoryBudget) { key, fingerprint in
+            TrafficAnalysis.entryOverhead + key.url.utf8.count + (fingerprint?.utf8.count ?? 0)
+        }
     }
 
     /// Tallies one record.

@@ -1,8 +1,8 @@
 /// Reads traffic files as they stream in: splits bytes into lines, detects each file's
 /// format from its first line that fits one, and hands each link to `body`. Lines
 /// that fit no format are counted, the first few kept with their file and line number;
-/// none stops the run. Memory is bounded by the longest line kept (64 KiB; a longer one is
-/// a bad line, skipped to its end).
+/// none stops the run. Memory is bounded by the longest line kept (12 KiB, the longest
+/// request target the server accepts; a longer one is a bad line, skipped to its end).
 ///
 /// ```swift
 /// var reader = TrafficReader(host: nil)
@@ -18,7 +18,7 @@ public struct TrafficReader: Sendable {
         public let reason: String
     }
 
-    public static let maxLineLength = 64 << 10
+    public static let maxLineLength = 12 << 10
     public static let keptBadLines = 10
 
     /// `host`: what a path-only URL is taken to be on (`--host`), as for a web host's log.
@@ -91,7 +91,7 @@ public struct TrafficReader: Sendable {
     private mutating func take(_ line: ArraySlice<UInt8>, _ body: (TrafficRecord) -> Void) {
         lineNumber += 1
         lines += 1
-        if overlong {
+        if overlong || line.count > Self.maxLineLength {
             overlong = false
             bad("longer than \(Self.maxLineLength) bytes")
             return
