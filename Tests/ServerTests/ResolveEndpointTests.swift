@@ -59,6 +59,22 @@ final class ResolveEndpointTests {
         #expect(bare["url"] as? String == "" && (bare["route"] as? [String: String])?["name"] == "home")
     }
 
+    /// An explanation of a long URL is made off the daemon's threads (as expensive work)
+    /// and says what one made inline says: the same answer past the threshold as below it.
+    @Test func aLongURLIsExplainedOffTheDaemonsThreadsAlike() throws {
+        let short = "/artist/" + String(repeating: "a", count: SwitchboardAPI.inlineExplainedURLBytes - 20)
+        let long = "/artist/" + String(repeating: "a", count: 8000)
+        let inline = try RawHTTP.get("/v1/resolve?url=\(short)&explain=1", port: server.port).json()
+        let offloaded = try RawHTTP.get("/v1/resolve?url=\(long)&explain=1", port: server.port)
+        #expect(offloaded.status == 200)
+        let answer = try offloaded.json()
+        #expect((answer["route"] as? [String: String])?["name"] == (inline["route"] as? [String: String])?["name"])
+        let tried = (answer["explain"] as? [String: Any])?["tried"] as? [[String: String]]
+        let triedInline = (inline["explain"] as? [String: Any])?["tried"] as? [[String: String]]
+        #expect(tried?.map { $0["route"] } == triedInline?.map { $0["route"] })
+        #expect(tried?.isEmpty == false)
+    }
+
     @Test func appliesContextAndExplains() throws {
         let r = try RawHTTP.get("/v1/resolve?url=/user/conversations/12&appVersion=7.1.0&platform=ios&explain=1", port: server.port).json()
         #expect((r["route"] as? [String: String])?["name"] == "conversation-web")
