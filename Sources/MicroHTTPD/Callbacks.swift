@@ -142,9 +142,9 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
         state.started = true
         // The rest of the request, whatever its bytes, is due within the deadline of the whole.
         state.watch.wait(for: .message, until: state.began &+ context.deadlines.message)
+        if state.peerTrusted { state.client = forwardedClient(context.configuration.trustedProxies, peer: state.peer, connection) }
         // Answered at once, before any body is read, and the connection closes (0.9.75
         // closes a connection answered on the first call): what a smuggling attempt deserves.
-        if state.peerTrusted { state.client = forwardedClient(context.configuration.trustedProxies, peer: state.peer, connection) }
         guard let refusal = framingRefusal(context, state, connection, url, version) else { return .YES }
         context.report(Refusal.reason(ofFraming: refusal.status), status: refusal.status, state, method: method)
         return queue(connection, refusal, context: context, state: state)
@@ -269,20 +269,27 @@ func declaredLength(_ value: UnsafePointer<CChar>, exceeds limit: Int) -> Bool {
     return length > limit
 }
 
+/// Refuses a request whose body is still arriving: too late to queue a response (0.9.75
+/// refuses it mid-body), the answer is written to the socket and the connection dropped.
+private func refuseMidBody(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer, _ method: UnsafePointer<CChar>,
+                           _ reason: Refusal.Reason, _ status: Int, _ title: String, _ detail: String) -> MHD_Result {
+    context.report(reason, status: status, state, method: method)
+    let body = problemJSON(status, title, detail)
+    _ = body.withUnsafeBytes { bytes in
+        sb_send_final_response(connection, "\(status) \(title)", "application/problem+json",
+                               bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+    }
+    return .NO
+}
+
 /// A piece of the body: kept up to the size limit, refused past its deadline.
 private func receiveBody(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer, _ method: UnsafePointer<CChar>,
                          _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>) -> MHD_Result {
     let limits = context.configuration
     let size = uploadDataSize.pointee
     if monotonicNanoseconds() &- state.began > UInt64(limits.bodyDeadlineSeconds) * 1_000_000_000 {
-        // Too late to queue a response mid-body: write it to the socket, then close.
-        context.report(.late, status: 408, state, method: method)
-        let body = problemJSON(408, "Request Timeout", "the body did not arrive within \(limits.bodyDeadlineSeconds) seconds")
-        _ = body.withUnsafeBytes { bytes in
-            sb_send_final_response(connection, "408 Request Timeout", "application/problem+json",
-                                   bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-        }
-        return .NO
+        return refuseMidBody(context, state, connection, method, .late, 408, "Request Timeout",
+                             "the body did not arrive within \(limits.bodyDeadlineSeconds) seconds")
     }
     if let uploadData, !state.bodyTooLarge {
         // What every body being received holds, together and by client block, is bounded too.
@@ -295,22 +302,12 @@ private func receiveBody(_ context: DaemonContext, _ state: RequestState, _ conn
         }
         state.bodyCounted += size
         if mine > share {
-            context.report(.clientBodies, status: 429, state, method: method)
-            let body = problemJSON(429, "Too Many Requests", "this client is sending as many request bodies as one client may; retry in a second")
-            _ = body.withUnsafeBytes { bytes in
-                sb_send_final_response(connection, "429 Too Many Requests", "application/problem+json",
-                                       bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-            }
-            return .NO
+            return refuseMidBody(context, state, connection, method, .clientBodies, 429, "Too Many Requests",
+                                 "this client is sending as many request bodies as one client may; retry in a second")
         }
         if total + size > limits.bodyMemoryBudget {
-            context.report(.bodies, status: 503, state, method: method)
-            let body = problemJSON(503, "Service Unavailable", "too many request bodies are being received; retry in a second")
-            _ = body.withUnsafeBytes { bytes in
-                sb_send_final_response(connection, "503 Service Unavailable", "application/problem+json",
-                                       bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-            }
-            return .NO
+            return refuseMidBody(context, state, connection, method, .bodies, 503, "Service Unavailable",
+                                 "too many request bodies are being received; retry in a second")
         }
         if state.body.count + size > limits.maxBodySize {
             state.bodyTooLarge = true

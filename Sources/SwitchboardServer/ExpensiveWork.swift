@@ -69,9 +69,9 @@ final class ExpensiveWork: Sendable {
     private let taken = Locked(Taken())
     private let queue = DispatchQueue(label: "switchboard.expensive")
     /// Told of each refusal: whether the client's share was taken (rather than the server's).
-    private let onRefusal: (@Sendable (_ clientShare: Bool, ClientBlock) -> Void)?
+    private let onRefusal: (@Sendable (_ clientShare: Bool) -> Void)?
 
-    init(limits: RequestLimits, onRefusal: (@Sendable (_ clientShare: Bool, ClientBlock) -> Void)? = nil) {
+    init(limits: RequestLimits, onRefusal: (@Sendable (_ clientShare: Bool) -> Void)? = nil) {
         self.limits = limits
         self.onRefusal = onRefusal
     }
@@ -106,7 +106,7 @@ final class ExpensiveWork: Sendable {
             return nil
         }
         if let refusal {
-            onRefusal?(refusal.status == 429, client)
+            onRefusal?(refusal.status == 429)
             return (refusal.response, .none)
         }
         let job = Job()

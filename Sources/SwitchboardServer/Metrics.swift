@@ -110,7 +110,7 @@ final class Metrics: Sendable {
     func recordForwarded() { forwarded.wrappingAdd(1, ordering: .relaxed) }
 
     /// Counts a refusal for a share taken.
-    func recordRefusal(_ share: Share) { shareRefusals[share.rawValue].wrappingAdd(1, ordering: .relaxed) }
+    func recordShareRefusal(_ share: Share) { shareRefusals[share.rawValue].wrappingAdd(1, ordering: .relaxed) }
 
     /// Counts a request the daemon refused or a connection it cut.
     func recordRefusal(_ reason: Refusal.Reason) {

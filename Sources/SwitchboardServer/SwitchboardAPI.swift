@@ -55,8 +55,8 @@ final class SwitchboardAPI: HTTPHandler {
         self.accessLog = accessLog
         self.explorer = explorer
         self.crossOrigin = crossOrigin
-        self.expensive = ExpensiveWork(limits: limits) { clientShare, _ in
-            metrics.recordRefusal(clientShare ? .clientExpensive : .serverExpensive)
+        self.expensive = ExpensiveWork(limits: limits) { clientShare in
+            metrics.recordShareRefusal(clientShare ? .clientExpensive : .serverExpensive)
         }
     }
 

@@ -101,7 +101,7 @@ public final class SwitchboardServer: Sendable {
         let warning = ShareWarning(logger: logger, trustedProxies: http.trustedProxies)
         let accessLog = configuration.accessLog ? logger : nil
         http.onShareTaken = { block in
-            metrics.recordRefusal(.clientConnections)
+            metrics.recordShareRefusal(.clientConnections)
             warning.taken(block, what: "connections")
             accessLog?.info("refused", metadata: ["reason": "share", "status": "0", "client": "\(block)"])
         }
@@ -117,7 +117,7 @@ public final class SwitchboardServer: Sendable {
         }
         do {
             store = try ManifestStore(path: configuration.manifestPath, logger: logger, live: live) { refusal, block in
-                metrics.recordRefusal(refusal == .client ? .clientLive : .serverLive)
+                metrics.recordShareRefusal(refusal == .client ? .clientLive : .serverLive)
                 if refusal == .client { warning.taken(block, what: "held polls and event streams") }
             }
         } catch {
