@@ -31,9 +31,9 @@ struct LifecycleTests {
         client.resume()
         let adopted = try #require(await log.first { $0.version == 2 })
         // At once, not after the 120 s hold a following poll would have waited (alone it
-        // reads tens of milliseconds; 10 s leaves room for a machine whose cooperative
-        // threads other suites' processes hold).
-        #expect(adopted.at - resumed < .seconds(10))
+        // reads tens of milliseconds; under ThreadSanitizer beside the other suites'
+        // servers on 2 cores it read 10.9 s, as pause() above reads 11-12 s there).
+        #expect(adopted.at - resumed < .seconds(30))
         #expect(ClientTests.destination(client) == "Edited")
         await client.stop()
     }
