@@ -89,6 +89,29 @@ struct TrustedProxiesTests {
         #expect(client(xff: "") == "10.1.2.3")
     }
 
+    /// Header values are anyone's bytes: 200,000 made at random from the characters that
+    /// matter (and any byte) never trap; some of them name an address.
+    @Test func anyBytesNameThePeerOrAnAddressWithoutTrapping() {
+        let alphabet = Array("0123456789abcdefABCDEF:.[]\"\\;,= _-forFORunknown\t\u{7F}".utf8) + [0, 0xFF, 0x0D, 0x0A]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var named = 0
+        for _ in 0..<200_000 {
+            let length = Int(next() % 40)
+            let bytes = (0..<length).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] }
+            let asForwarded = Self.proxies.client(peer: Self.peer, forwarded: bytes[...], xForwardedFor: nil)
+            let asList = Self.proxies.client(peer: Self.peer, forwarded: nil, xForwardedFor: bytes[...])
+            if asForwarded != Self.peer || asList != Self.peer { named += 1 }
+        }
+        #expect(named > 0, "some random values name an address")
+    }
+
     @Test func forwardedForWinsAndIsReadAsRFC7239Says() {
         #expect(client(forwarded: "for=192.0.2.60;proto=http;by=203.0.113.43", xff: "198.51.100.9") == "192.0.2.60")
         #expect(client(forwarded: #"For="[2001:db8:cafe::17]:4711""#) == "2001:db8:cafe::17")
