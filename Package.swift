@@ -30,7 +30,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // What the domain and the client use on every platform (Linux, Apple's): a lock
         // ThreadSanitizer understands (pthread's) and a byte copy for the JSON writer. No C
-        // target, no Linux-only call: `SystemSupportTests` holds the client's closure to that.
+        // target, no Linux-only call: `PortabilityTests` holds the client's closure to that.
         .target(name: "SystemSupport"),
         // The system's services only the server needs, on Linux: a folder watcher (inotify),
         // the descriptor limit, returning freed memory and malloc tuning (glibc), the

@@ -2,10 +2,11 @@ import CMicroHTTPD
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
 import ServerSystem
 import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
 #endif
 
 /// An HTTP/1.1 server on libmicrohttpd: internal epoll threads, the limits that keep

@@ -16,8 +16,9 @@ import Musl
 /// critical sections and reports every contended counter as a race. pthread mutexes are
 /// intercepted by ThreadSanitizer, so its run of the live suite stays meaningful.
 ///
-/// The project's one `@unchecked Sendable`: the value is only reached under the mutex,
-/// and must itself be `Sendable` to enter or leave it.
+/// `@unchecked Sendable` (as are the daemon's handles on libmicrohttpd's objects, each
+/// with its reason beside it): the value is only reached under the mutex, and must itself
+/// be `Sendable` to enter or leave it.
 public final class Locked<Value: Sendable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// The value, out of line: a stored `var` would be checked for exclusive access at

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import Synchronization
 import Switchboard
+import SystemSupport
 
 /// Structured logs: one JSON object a line on standard error, e.g.
 /// `{"time":"2026-11-21T07:40:00.123Z","level":"info","message":"manifest reloaded","etag":"…","version":"2"}`.
@@ -30,7 +30,7 @@ struct JSONLogHandler: LogHandler {
     /// Held while a line is written: a line longer than a pipe's atomic write (4 KiB) goes
     /// out in several writes when the reader is slow, and another thread's line must not
     /// land between them.
-    private static let writing = Mutex(())
+    private static let writing = Locked(())
 
     /// Writes `line` whole to standard error (FileHandle retries partial writes).
     static func writeLine(_ line: [UInt8]) {
