@@ -25,6 +25,10 @@ let package = Package(
         .target(name: "RouteMatching"),
         // The domain: manifest model and validation, resolution, JSON, canonical bytes.
         .target(name: "Switchboard", dependencies: ["RouteMatching", "SystemSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        // What the command line and the server do with manifests beyond resolving: diff,
+        // traffic, reports, validation cases, export and import. Not a library product: an
+        // app that links the client gets the engine alone.
+        .target(name: "SwitchboardTooling", dependencies: ["Switchboard", "RouteMatching", "SystemSupport"]),
         // libmicrohttpd and zlib, reached through shims for what Swift cannot call.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -44,7 +48,7 @@ let package = Package(
         // The HTTP API: endpoints, manifest store and reloader, metrics.
         .target(
             name: "SwitchboardServer",
-            dependencies: ["Switchboard", "RouteMatching", "MicroHTTPD", "SystemSupport", "ServerSystem", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Switchboard", "SwitchboardTooling", "RouteMatching", "MicroHTTPD", "SystemSupport", "ServerSystem", .product(name: "Logging", package: "swift-log")],
             // The route explorer's page, style and script, and the OpenAPI document: files in
             // the repository, bytes in the binary (the Docker image copies the binary alone).
             resources: [
@@ -60,6 +64,7 @@ let package = Package(
             name: "switchboard",
             dependencies: [
                 "Switchboard",
+                "SwitchboardTooling",
                 "RouteMatching",
                 "SwitchboardServer",
                 "MicroHTTPD",
@@ -72,18 +77,18 @@ let package = Package(
         // `swift run -c release --experimental-lto-mode=full switchboard-bench`: resolution and load benchmark.
         // `--client`: the client against a server in the same process.
         .executableTarget(name: "switchboard-bench", dependencies: [
-            "Switchboard", "SwitchboardServer", "SwitchboardClient", "SystemSupport", "ServerSystem", .product(name: "Logging", package: "swift-log"),
+            "Switchboard", "SwitchboardTooling", "SwitchboardServer", "SwitchboardClient", "SystemSupport", "ServerSystem", .product(name: "Logging", package: "swift-log"),
         ]),
         // Shared by the test targets: running the built CLI and reference tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RouteMatchingTests", dependencies: ["RouteMatching", "TestSupport"]),
         // Fixtures are read from the source tree by path, not bundled.
-        .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "TestSupport"], exclude: ["Peers"]),
-        .testTarget(name: "CLITests", dependencies: ["Switchboard", "RouteMatching", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "SwitchboardTooling", "TestSupport"], exclude: ["Peers"]),
+        .testTarget(name: "CLITests", dependencies: ["Switchboard", "SwitchboardTooling", "RouteMatching", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "SystemSupport", "ServerSystem"]),
-        .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "ServerSystem", "TestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "SwitchboardTooling", "MicroHTTPD", "SystemSupport", "ServerSystem", "TestSupport"]),
         // The client against the real server; a child process for the kill-while-persisting test.
-        .testTarget(name: "ClientTests", dependencies: ["SwitchboardClient", "SwitchboardServer", "Switchboard", "MicroHTTPD", "SystemSupport", "TestSupport",
+        .testTarget(name: "ClientTests", dependencies: ["SwitchboardClient", "SwitchboardServer", "Switchboard", "SwitchboardTooling", "MicroHTTPD", "SystemSupport", "TestSupport",
                                                   .product(name: "Logging", package: "swift-log")],
                     exclude: ["Fixtures"]),
         .executableTarget(name: "client-cache-writer", dependencies: ["SwitchboardClient"], path: "Tests/ClientCacheWriter"),

@@ -1,6 +1,7 @@
 import RouteMatching
 import MicroHTTPD
 import Switchboard
+import SwitchboardTooling
 
 extension SwitchboardAPI {
     /// Most cases in one `POST /v1/validate`.

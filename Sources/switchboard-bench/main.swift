@@ -10,6 +10,7 @@
 // tables so that all of them meet the same machine.
 import Foundation
 import Switchboard
+import SwitchboardTooling
 import ServerSystem
 import SystemSupport
 

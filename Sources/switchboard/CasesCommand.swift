@@ -1,5 +1,6 @@
 import ArgumentParser
 import Switchboard
+import SwitchboardTooling
 
 struct CasesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

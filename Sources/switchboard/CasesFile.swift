@@ -1,5 +1,6 @@
 import ArgumentParser
 import Switchboard
+import SwitchboardTooling
 
 /// Reading a cases file (`validate`, `diff --cases`), '-' for standard input.
 enum CasesFile {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchboard
+import SwitchboardTooling
 
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RouteMatching
 import Switchboard
+import SwitchboardTooling
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchboard
+import SwitchboardTooling
 
 struct TrafficCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

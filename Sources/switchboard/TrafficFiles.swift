@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MicroHTTPD
 import Switchboard
+import SwitchboardTooling
 
 /// Reads the traffic files of `traffic` and `diff --traffic` in chunks, gzip or not (told
 /// by its first bytes), `-` standard input, into a ``TrafficReader``. A file that cannot be

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchboard
+import SwitchboardTooling
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

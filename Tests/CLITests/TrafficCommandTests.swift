@@ -1,5 +1,6 @@
 import Foundation
 @testable import Switchboard
+@testable import SwitchboardTooling
 import Testing
 import TestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Switchboard
+import SwitchboardTooling
 import SwitchboardClient
 import SwitchboardServer
 import Testing

@@ -16,10 +16,11 @@ struct LifecycleTests {
         let paused = ContinuousClock.now
         await client.pause()
         #expect(client.mode == .paused)
-        // pause() returns once the transfer is cancelled: alone well under 100 ms; under
-        // ThreadSanitizer beside the other suites' servers on 2 cores it read 11-12 s, the
-        // time FoundationNetworking took to cancel. Either way the 120 s hold is not waited out.
-        #expect(ContinuousClock.now - paused < .seconds(30))
+        // pause() returns once the transfer is cancelled: alone well under 100 ms; beside
+        // the other suites' servers on 2 cores it read 11-12 s under ThreadSanitizer and
+        // 38 s once in a plain run, the time FoundationNetworking took to cancel. Either way
+        // the 120 s hold is not waited out.
+        #expect(ContinuousClock.now - paused < .seconds(90))
         #expect(await waitUntil(within: 1) { server.heldPolls == 0 }, "the server still holds the poll 1 s after pause()")
         // Nothing is asked while paused, whatever changes.
         let asked = server.arrivals.count

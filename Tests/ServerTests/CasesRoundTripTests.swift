@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardTooling
 import Testing
 import TestSupport
 

@@ -1,4 +1,5 @@
 import Switchboard
+import SwitchboardTooling
 import Testing
 import TestSupport
 

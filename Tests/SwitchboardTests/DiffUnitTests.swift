@@ -1,4 +1,5 @@
 @testable import Switchboard
+@testable import SwitchboardTooling
 import Testing
 
 /// `URLCorpus`, `ContextSpace` and `ManifestDiff` called directly (the CLI tests run them

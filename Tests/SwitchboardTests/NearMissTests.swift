@@ -1,6 +1,7 @@
 import Testing
 import RouteMatching
 @testable import Switchboard
+@testable import SwitchboardTooling
 
 /// `explain=near` looks at every expansion of the table, so it counts differences
 /// without building strings; these tests hold it to the plain search it replaced.

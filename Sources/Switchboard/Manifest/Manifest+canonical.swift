@@ -62,7 +62,7 @@ extension JSONWriter {
 extension Route {
     /// Members in byte order: destination, hosts, inject, name, params, pattern(s),
     /// presentation, priority, redirect, since, universalLink, until, variants.
-    func writeCanonical(to w: inout JSONWriter) {
+    package func writeCanonical(to w: inout JSONWriter) {
         w.byte(UInt8(ascii: "{"))
         if let destination, redirect == nil {
             w.raw("\"destination\":")
@@ -134,7 +134,7 @@ extension Route {
 
 extension ParamDeclaration {
     /// Members in byte order: default, pattern (regex), required, type, values (enum).
-    func writeCanonical(to w: inout JSONWriter) {
+    package func writeCanonical(to w: inout JSONWriter) {
         w.byte(UInt8(ascii: "{"))
         if let defaultValue {
             w.raw("\"default\":")
@@ -160,7 +160,7 @@ extension ParamDeclaration {
 
 extension Variant {
     /// Members in byte order: destination, presentation, when (appVersion, idiom, platform).
-    func writeCanonical(to w: inout JSONWriter) {
+    package func writeCanonical(to w: inout JSONWriter) {
         w.byte(UInt8(ascii: "{"))
         if let destination {
             w.raw("\"destination\":")

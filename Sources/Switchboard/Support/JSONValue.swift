@@ -76,7 +76,7 @@ extension JSONValue {
     /// The value with every object's members in key order (as canonical JSON writes them).
     /// Only what is out of order is rebuilt: a document already in key order (a canonical
     /// manifest, what clients load) is walked once and nothing is copied.
-    func sortingKeys() -> JSONValue { reordered() ?? self }
+    package func sortingKeys() -> JSONValue { reordered() ?? self }
 
     /// The value in key order, or nil when it already is.
     private func reordered() -> JSONValue? {

@@ -1,0 +1,33 @@
+import Switchboard
+/// GitHub Actions annotations, on the NEW manifest (the file in the checkout): one per
+/// finding, on the line of its route (a removed route: the route next to where it stood),
+/// breaking as errors, changed as warnings, added as notices; declaration changes as
+/// notices (a universal link withdrawn as an error); stale ignore entries as warnings on
+/// the ignore file; the summary last.
+public struct DiffGitHubRenderer: DiffRenderer {
+    public init() {}
+
+    public func render(_ report: DiffReport) -> String {
+        var lines: [String] = []
+        for f in report.findings {
+            let (file, position) = report.location(of: f.changes[0])
+            let level: GitHubAnnotation.Level = f.severity == .breaking ? .error : f.severity == .changed ? .warning : .notice
+            let removed = report.removedNote(f.changes[0]).map { "\($0): " } ?? ""
+            let urls = "\(f.changes.count) URL\(f.changes.count == 1 ? "" : "s"), e.g. " + f.examples().joined(separator: ", ")
+            lines.append(GitHubAnnotation(level, file: file, position: position, title: "\(f.severity.rawValue) links of route \(f.route)",
+                                          message: "\(removed)\(f.old) => \(f.new); \(urls) (fingerprint \(f.fingerprint))").command)
+        }
+        for d in report.diff.declarations {
+            let (file, position) = report.location(of: d)
+            lines.append(GitHubAnnotation(d.isBreaking ? .error : .notice, file: file, position: position,
+                                          title: "route change", message: d.description).command)
+        }
+        for s in report.staleIgnores {
+            lines.append(GitHubAnnotation(report.strictIgnore ? .error : .warning, file: report.ignoreFile,
+                                          position: SourcePosition(line: s.entry.line, column: 1), title: "stale ignore entry",
+                                          message: "\(s.fingerprint) matches no change: the change it accepted is gone or has become another").command)
+        }
+        lines.append(GitHubAnnotation(report.fails ? .error : .notice, file: nil, title: "switchboard diff", message: report.summary).command)
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

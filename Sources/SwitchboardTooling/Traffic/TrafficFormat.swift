@@ -1,0 +1,114 @@
+import Switchboard
+import RouteMatching
+
+/// What a line of traffic is.
+public enum TrafficLine: Sendable, Equatable {
+    /// A link someone opened.
+    case record(TrafficRecord)
+    /// Well formed but no link: a blank line, a comment, an API call that is not a
+    /// resolve, a method other than GET and HEAD.
+    case skipped
+    /// Fits no format: garbage, cut short, binary. Counted and reported by line number.
+    case bad(String)
+}
+
+extension TrafficLine {
+    /// The same line, its record (if any) sent by `client`.
+    func from(_ client: String?) -> TrafficLine {
+        guard let client, !client.isEmpty, client != "-", case .record(var record) = self else { return self }
+        record.client = client
+        return .record(record)
+    }
+}
+
+/// The formats `switchboard traffic` reads, detected per file from its first line that
+/// fits one.
+public enum TrafficFormat: String, Sendable, CaseIterable {
+    /// One URL a line; `#` starts a comment line.
+    case urls
+    /// One JSON object a line: `url`, and optionally `platform`, `idiom`, `appVersion`
+    /// and `hits` (a line standing for that many requests). Switchboard's own log
+    /// (`serve --access-log`) is read too: a request line's `method` and `target` as an
+    /// access log's, its other lines as no links.
+    case jsonLines = "json-lines"
+    /// nginx's or Apache's access log in the common or combined format: the request
+    /// line's target is the URL; a request to Switchboard's own `/v1/resolve` stands for
+    /// its `url` parameter, with the context parameters.
+    case accessLog = "access-log"
+
+    /// The format `line` is written in, nil when it fits none (a file's first lines may
+    /// be cut short or garbage: its format is that of its first line that fits one).
+    public static func detect(_ line: ArraySlice<UInt8>) -> TrafficFormat? {
+        let trimmed = TrafficFormat.trim(line)
+        if trimmed.first == UInt8(ascii: "{") { return .jsonLines }
+        if AccessLogLine(trimmed) != nil { return .accessLog }
+        if trimmed.first == UInt8(ascii: "#") || plainText(trimmed) != nil { return .urls }
+        return nil
+    }
+
+    /// Reads one line (without its line end). `host`, when given, makes a path-only URL
+    /// (`/artist/x`) an http(s) URL of that host, as an access log of a web host implies.
+    public func read(_ line: ArraySlice<UInt8>, host: String? = nil) -> TrafficLine {
+        let line = Self.trim(line)
+        if line.isEmpty { return .skipped }
+        switch self {
+        case .urls:
+            if line.first == UInt8(ascii: "#") { return .skipped }
+            guard let text = Self.plainText(line) else { return .bad("not a URL: control characters, whitespace or bytes that are not UTF-8") }
+            return .record(TrafficRecord(url: Self.onHost(text, host)))
+        case .jsonLines:
+            return Self.readJSON(line, host: host)
+        case .accessLog:
+            guard let entry = AccessLogLine(line) else { return .bad("not an access log line in the common or combined format") }
+            return entry.traffic(host: host).from(entry.remote)
+        }
+    }
+
+    static func readJSON(_ line: ArraySlice<UInt8>, host: String?) -> TrafficLine {
+        guard let value = try? JSONParser.parse(Array(line)), value.objectMembers != nil else {
+            return .bad("not a JSON object")
+        }
+        guard let url = value["url"]?.stringValue else {
+            // Switchboard's own access log (`serve --access-log`): a request's target, read
+            // as an access log's; its other lines (start, reloads) are no links.
+            // A request the server refused before any endpoint saw it is no link.
+            if value["message"]?.stringValue == "refused" { return .skipped }
+            if let target = value["target"]?.stringValue {
+                return AccessLogLine(method: value["method"]?.stringValue ?? "GET", target: target).traffic(host: host)
+                    .from(value["client"]?.stringValue)
+            }
+            if value["message"]?.stringValue != nil { return .skipped }
+            return .bad("no \"url\" string")
+        }
+        var context = ResolveContext()
+        for field in ResolveContext.Field.allCases {
+            guard let member = value[field.rawValue], member != .null else { continue }
+            guard let text = member.stringValue else { return .bad("\"\(field.rawValue)\" is not a string") }
+            do { try context.set(field, text) } catch { return .bad(error.description) }
+        }
+        var hits = 1
+        if let member = value["hits"] {
+            guard case .integer(let n) = member, n >= 1, n <= Int64(Int32.max) else { return .bad("\"hits\" is not a count >= 1") }
+            hits = Int(n)
+        }
+        return .record(TrafficRecord(url: onHost(url, host), context: context, hits: hits, client: value["client"]?.stringValue))
+    }
+
+    /// The line as text when it is one token of UTF-8 with no control character.
+    static func plainText(_ bytes: ArraySlice<UInt8>) -> String? {
+        for b in bytes where b <= 0x20 || b == 0x7F { return nil }
+        return UTF8Validation.string(bytes)
+    }
+
+    static func onHost(_ url: String, _ host: String?) -> String {
+        guard let host, url.utf8.first == UInt8(ascii: "/"), !url.hasPrefix("//") else { return url }
+        return "https://" + host + url
+    }
+
+    static func trim(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var line = line
+        while let last = line.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { line.removeLast() }
+        while let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { line.removeFirst() }
+        return line
+    }
+}

@@ -1,0 +1,104 @@
+import Switchboard
+/// Change impact weighed by real traffic (`diff --traffic`): each request read is
+/// resolved, in its own context, by the old and the new manifest, and every outcome
+/// change counts its requests. Changes that look alike share the fingerprint of
+/// ``OutcomeChange`` (the same finding as the generated URLs of that route), so a finding
+/// says how many requests it touches. As in ``TrafficAnalysis``, each distinct URL is
+/// compared once and kept in a bounded table of the most requested; the tallies are exact.
+public final class TrafficImpact {
+    /// The requests one change touches.
+    public struct Finding: Sendable {
+        public let fingerprint: String
+        public let severity: ChangeSeverity
+        public fileprivate(set) var hits = 0
+        /// Distinct URLs (with their contexts) that changed this way: exact unless the
+        /// table of URLs overflowed (``Result/estimated``), then at most this many.
+        public fileprivate(set) var urls = 0
+        /// The first few, as a report may show them (query values left out unless asked).
+        public fileprivate(set) var examples: [OutcomeChange] = []
+        /// The route it concerns, and its pattern: the one before, else the one after.
+        public var route: String { examples[0].old.route ?? examples[0].new.route ?? "(no route)" }
+        public var pattern: String { examples[0].old.pattern ?? examples[0].new.pattern ?? examples[0].shape }
+        /// Its examples' URLs, each with the context it came in (`/show/x/info [platform=ios]`).
+        public var exampleURLs: [String] { examples.map(\.urlInContext) }
+    }
+
+    /// What was read and what changed, for ``DiffReport``.
+    public struct Result: Sendable {
+        /// Requests read.
+        public let total: Int
+        public let lines: Int
+        public let badLines: Int
+        public let badExamples: [TrafficReader.BadLine]
+        /// Every finding, most requests first.
+        public let findings: [Finding]
+        /// URLs compared (distinct, more if some left the table and came back).
+        public let compared: Int
+        public let estimated: Bool
+
+        /// Requests whose change is at `severity` or above, leaving out `ignored` fingerprints.
+        public func hits(atOrAbove severity: ChangeSeverity, ignoring ignored: Set<String> = []) -> Int {
+            findings.filter { $0.severity >= severity && !ignored.contains($0.fingerprint) }.reduce(0) { $0 + $1.hits }
+        }
+
+        public func share(atOrAbove severity: ChangeSeverity, ignoring ignored: Set<String> = []) -> Double {
+            total == 0 ? 0 : Double(hits(atOrAbove: severity, ignoring: ignored)) / Double(total)
+        }
+    }
+
+    private var replay: ManifestDiff.Replay
+    private let shaper: TrafficShape
+    private let showQuery: Bool
+    private var cache: SpaceSaving<TrafficRecord.Key, String?>
+    private var findings: [String: Finding] = [:]
+    private var compared = 0
+    public static let keptExamples = 3
+
+    public init(old: CompiledManifest, new: CompiledManifest, showQuery: Bool = false, cacheCapacity: Int = 100_000,
+                memoryBudget: Int = TrafficAnalysis.defaultMemoryBudget) {
+        replay = ManifestDiff.Replay(old: old, new: new)
+        shaper = TrafficShape(new.manifest, showQuery: showQuery)
+        self.showQuery = showQuery
+        cache = SpaceSaving(capacity: cacheCapacity, byteBudget: memoryBudget) { key, fingerprint in
+            TrafficAnalysis.entryOverhead + key.url.utf8.count + (fingerprint?.utf8.count ?? 0)
+        }
+    }
+
+    /// Tallies one record.
+    public func add(_ record: TrafficRecord) {
+        let fingerprint = cache.add(record.key, weight: record.hits) {
+            compare(record)
+        }
+        if let fingerprint { findings[fingerprint]?.hits += record.hits }
+    }
+
+    /// The fingerprint of how `record`'s outcome changes, nil when it does not.
+    private func compare(_ record: TrafficRecord) -> String? {
+        compared += 1
+        let probe = ManifestDiff.Probe(url: record.url, shape: shaper.shape(of: record.url), context: record.context, source: .traffic)
+        guard let change = replay.compare(probe).first else { return nil }
+        let fingerprint = change.fingerprint
+        var finding = findings[fingerprint] ?? Finding(fingerprint: fingerprint, severity: change.severity)
+        finding.urls += 1
+        if finding.examples.count < Self.keptExamples {
+            finding.examples.append(showQuery ? change : change.shown(as: shaper.example(record.url)))
+        }
+        findings[fingerprint] = finding
+        return fingerprint
+    }
+
+    public func result(_ reader: TrafficReader) -> Result {
+        Result(total: reader.requests, lines: reader.lines, badLines: reader.badLines, badExamples: reader.badExamples,
+               findings: findings.values.sorted { ($0.hits, $1.fingerprint) > ($1.hits, $0.fingerprint) },
+               compared: compared, estimated: cache.evicted)
+    }
+}
+
+extension OutcomeChange {
+    /// The change with `url` shown in place of its URL, and its params' values left out:
+    /// what a report of real traffic may show.
+    func shown(as url: String) -> OutcomeChange {
+        OutcomeChange(severity: severity, url: url, shape: shape, contexts: contexts, context: context,
+                      old: old.withoutParamValues, new: new.withoutParamValues, source: source)
+    }
+}

@@ -1,0 +1,124 @@
+import Switchboard
+/// Reads traffic files as they stream in: splits bytes into lines, detects each file's
+/// format from its first line that fits one, and hands each link to `body`. Lines
+/// that fit no format are counted, the first few kept with their file and line number;
+/// none stops the run. Memory is bounded by the longest line kept (12 KiB, the longest
+/// request target the server accepts; a longer one is a bad line, skipped to its end).
+///
+/// ```swift
+/// var reader = TrafficReader(host: nil)
+/// reader.begin(file: "access.log")
+/// reader.feed(chunk) { record in ... }   // as often as chunks come
+/// reader.finish { record in ... }
+/// ```
+public struct TrafficReader: Sendable {
+    /// A line that fit no format.
+    public struct BadLine: Sendable, Equatable {
+        public let file: String
+        public let line: Int
+        public let reason: String
+    }
+
+    public static let maxLineLength = 12 << 10
+    public static let keptBadLines = 10
+
+    /// `host`: what a path-only URL is taken to be on (`--host`), as for a web host's log.
+    public let host: String?
+    /// Lines read, bad lines among them, and lines with no link (blank, comments, other
+    /// endpoints, other methods).
+    public private(set) var lines = 0
+    public private(set) var badLines = 0
+    public private(set) var skippedLines = 0
+    /// Requests read: links, each line counting its `hits`.
+    public private(set) var requests = 0
+    /// The first ``keptBadLines`` bad lines.
+    public private(set) var badExamples: [BadLine] = []
+    /// Each file's detected format, in order.
+    public private(set) var formats: [(file: String, format: TrafficFormat)] = []
+
+    private var file = ""
+    private var lineNumber = 0
+    private var format: TrafficFormat?
+    private var pending: [UInt8] = []
+    private var overlong = false
+
+    public init(host: String? = nil) {
+        self.host = host
+    }
+
+    /// Starts a file: line numbers count from 1 again, its format is detected anew.
+    public mutating func begin(file: String) {
+        self.file = file
+        lineNumber = 0
+        format = nil
+        pending.removeAll(keepingCapacity: true)
+        overlong = false
+    }
+
+    /// Reads the complete lines of `chunk` (with what an earlier chunk left unfinished).
+    public mutating func feed(_ chunk: ArraySlice<UInt8>, _ body: (TrafficRecord) -> Void) {
+        var start = chunk.startIndex
+        while let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if pending.isEmpty && !overlong {
+                take(chunk[start..<newline], body)
+            } else {
+                if !overlong && pending.count + (newline - start) <= Self.maxLineLength { pending += chunk[start..<newline] } else { overlong = true }
+                take(pending[...], body)
+                pending.removeAll(keepingCapacity: true)
+            }
+            start = newline + 1
+        }
+        let rest = chunk[start...]
+        if overlong || pending.count + rest.count > Self.maxLineLength {
+            overlong = true
+            pending.removeAll(keepingCapacity: true)
+        } else {
+            pending += rest
+        }
+    }
+
+    /// Counts a problem with the file itself (a gzip stream cut short or damaged) as a bad
+    /// line, at the line it was reached.
+    public mutating func fileProblem(_ reason: String) {
+        bad(reason)
+    }
+
+    /// Reads a last line without a line end.
+    public mutating func finish(_ body: (TrafficRecord) -> Void) {
+        if !pending.isEmpty || overlong { take(pending[...], body) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func take(_ line: ArraySlice<UInt8>, _ body: (TrafficRecord) -> Void) {
+        lineNumber += 1
+        lines += 1
+        if overlong || line.count > Self.maxLineLength {
+            overlong = false
+            bad("longer than \(Self.maxLineLength) bytes")
+            return
+        }
+        if format == nil {
+            guard !TrafficFormat.trim(line).isEmpty else { skippedLines += 1; return }
+            guard let detected = TrafficFormat.detect(line) else {
+                bad("fits no format: not a URL, a JSON object or an access log line")
+                return
+            }
+            format = detected
+            formats.append((file, detected))
+        }
+        switch format!.read(line, host: host) {
+        case .record(let record):
+            requests += record.hits
+            body(record)
+        case .skipped:
+            skippedLines += 1
+        case .bad(let reason):
+            bad(reason)
+        }
+    }
+
+    private mutating func bad(_ reason: String) {
+        badLines += 1
+        if badExamples.count < Self.keptBadLines { badExamples.append(BadLine(file: file, line: lineNumber, reason: reason)) }
+    }
+}

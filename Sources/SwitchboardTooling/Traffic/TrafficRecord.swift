@@ -1,0 +1,28 @@
+import Switchboard
+import RouteMatching
+
+/// One request read from traffic: the URL a user opened, the context it came with, and
+/// how many requests the line stands for (1 but for pre-counted JSON lines).
+public struct TrafficRecord: Sendable, Hashable {
+    public var url: String
+    public var context: ResolveContext
+    public var hits: Int
+    /// Who sent it, when the line says: an access log's remote address, the `client` of a
+    /// JSON line (Switchboard's own log names the client a trusted proxy forwarded).
+    public var client: String?
+
+    public init(url: String, context: ResolveContext = .none, hits: Int = 1, client: String? = nil) {
+        self.url = url
+        self.context = context
+        self.hits = hits
+        self.client = client
+    }
+
+    /// What one resolution answers for: the URL in its context.
+    struct Key: Hashable {
+        let url: String
+        let context: ResolveContext
+    }
+
+    var key: Key { Key(url: url, context: context) }
+}

@@ -1,0 +1,154 @@
+import Switchboard
+/// What `switchboard traffic` reports: requests by outcome, hits per route (zero
+/// included), the routes no request used or few did, and the links that end at the
+/// fallback or are rejected, grouped by shape. Text, JSON and Markdown.
+public struct TrafficReport: Sendable {
+    public struct RouteHits: Sendable {
+        public let route: String
+        /// Requests it answered, and for a redirect route, requests it passed on.
+        public let hits: Int
+        public let redirect: Bool
+    }
+
+    public struct Nowhere: Sendable {
+        public let shape: String
+        public let status: Resolution.Status
+        public let reason: String?
+        public let hits: Int
+        /// How much of `hits` may belong to shapes it replaced (0: exact).
+        public let overcount: Int
+        public let example: String
+    }
+
+    /// Requests read (a JSON line's `hits` counted as that many).
+    public let total: Int
+    public let lines: Int
+    public let badLines: Int
+    public let skippedLines: Int
+    public let badExamples: [TrafficReader.BadLine]
+    public let formats: [(file: String, format: String)]
+    public let outcomes: [(status: Resolution.Status, hits: Int)]
+    /// Rejections by reason, most first.
+    public let reasons: [(reason: String, hits: Int)]
+    /// Every route, in manifest order.
+    public let routes: [RouteHits]
+    public let rareBelow: Int
+    /// The most requested shapes of links that went nowhere, most first.
+    public let nowhere: [Nowhere]
+    /// How many shapes of such links were counted (at most the sketch's capacity).
+    public let nowhereShapes: Int
+    /// Whether the shapes' counts are estimates (more shapes than the sketch holds).
+    public let estimated: Bool
+    /// URLs resolved: the distinct ones, more if some were resolved again.
+    public let resolved: Int
+    public let cacheEvicted: Bool
+    /// Distinct clients of the lines that name one (estimated past a few hundred, within
+    /// about 2%), nil when none does (a URL list).
+    public let clients: Int?
+    public let manifestVersion: Int
+    public let etag: String
+
+    public var unused: [String] { routes.filter { $0.hits == 0 }.map(\.route) }
+    public var rare: [RouteHits] { routes.filter { $0.hits > 0 && $0.hits < rareBelow }.sorted { $0.hits < $1.hits } }
+
+    func share(_ hits: Int) -> String { Self.percent(hits, of: total) }
+
+    /// `1.8%`, `0.012%`, `<0.001%`: three significant digits at most, none trailing.
+    static func percent(_ part: Int, of whole: Int) -> String {
+        guard whole > 0, part != 0 else { return "0%" }
+        let p = Double(part) / Double(whole) * 100
+        if p < 0.001 { return "<0.001%" }
+        let digits = p >= 10 ? 1 : p >= 1 ? 2 : 3
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        var text = "\((p * scale).rounded() / scale)"
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text + "%"
+    }
+
+    /// `2,345,000`.
+    static func grouped(_ n: Int) -> String {
+        let digits = Array(String(n.magnitude))
+        var out = ""
+        for (i, d) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out += "," }
+            out.append(d)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
+    func label(_ n: Nowhere) -> String {
+        n.status == .fallback ? "fallback" : "rejected (\(n.reason ?? ""))"
+    }
+}
+
+extension TrafficReport {
+    public var text: String {
+        var out = "\(Self.grouped(total)) requests from \(Self.grouped(lines)) lines"
+        out += " (\(Self.grouped(badLines)) bad, \(Self.grouped(skippedLines)) without a link); \(Self.grouped(resolved)) URLs resolved"
+        out += " with manifest version \(manifestVersion) \(etag)"
+        if let clients { out += "; \(clients > 500 ? "about " : "")\(Self.grouped(clients)) clients" }
+        out += "\n"
+        for bad in badExamples { out += "  bad line \(bad.file):\(bad.line): \(bad.reason)\n" }
+        if badLines > badExamples.count { out += "  ... and \(Self.grouped(badLines - badExamples.count)) more bad lines\n" }
+        out += "outcomes:\n"
+        for (status, hits) in outcomes { out += "  \(status.rawValue): \(Self.grouped(hits)) (\(share(hits)))\n" }
+        for (reason, hits) in reasons { out += "    rejected (\(reason)): \(Self.grouped(hits))\n" }
+        let used = routes.filter { $0.hits > 0 }.sorted { $0.hits > $1.hits }
+        out += "routes by hits:\n"
+        for r in used.prefix(20) { out += "  \(r.route)\(r.redirect ? " (redirect)" : ""): \(Self.grouped(r.hits)) (\(share(r.hits)))\n" }
+        if used.count > 20 { out += "  ... \(used.count - 20) more routes with hits\n" }
+        out += "links that go nowhere (fallback or rejected), by shape\(estimated ? " (counts estimated: more shapes than the sketch holds)" : ""):\n"
+        if nowhere.isEmpty { out += "  none\n" }
+        for n in nowhere {
+            let hits = n.overcount > 0 ? "≤\(Self.grouped(n.hits))" : Self.grouped(n.hits)
+            out += "  \(hits) \(label(n)) \(n.shape)  e.g. \(n.example)\n"
+        }
+        let unused = self.unused
+        out += "unused routes (\(unused.count) of \(routes.count), no hits): \(unused.isEmpty ? "none" : unused.joined(separator: ", "))\n"
+        let rare = self.rare
+        out += "rare routes (under \(rareBelow) hits): \(rare.isEmpty ? "none" : rare.map { "\($0.route) (\($0.hits))" }.joined(separator: ", "))\n"
+        return out
+    }
+
+    public var json: JSONValue {
+        func count(_ n: Int) -> JSONValue { .integer(Int64(n)) }
+        return .object([
+            .init("total", count(total)), .init("lines", count(lines)), .init("badLines", count(badLines)),
+            .init("skippedLines", count(skippedLines)), .init("clients", clients.map(count) ?? .null),
+            .init("bad", .array(badExamples.map { .object([.init("file", .string($0.file)), .init("line", count($0.line)), .init("reason", .string($0.reason))]) })),
+            .init("formats", .array(formats.map { .object([.init("file", .string($0.file)), .init("format", .string($0.format))]) })),
+            .init("manifest", .object([.init("version", count(manifestVersion)), .init("etag", .string(etag))])),
+            .init("outcomes", .object(outcomes.map { .init($0.status.rawValue, count($0.hits)) })),
+            .init("rejected", .object(reasons.map { .init($0.reason, count($0.hits)) })),
+            .init("routes", .array(routes.map { .object([.init("route", .string($0.route)), .init("hits", count($0.hits))]) })),
+            .init("unused", .array(unused.map { .string($0) })),
+            .init("rare", .array(rare.map { .object([.init("route", .string($0.route)), .init("hits", count($0.hits))]) })),
+            .init("rareBelow", count(rareBelow)),
+            .init("nowhere", .array(nowhere.map { n in
+                var members: [JSONValue.Member] = [.init("shape", .string(n.shape)), .init("hits", count(n.hits)),
+                                                    .init("example", .string(n.example)), .init("status", .string(n.status.rawValue))]
+                if let reason = n.reason { members.append(.init("reason", .string(reason))) }
+                if n.overcount > 0 { members.append(.init("overcount", count(n.overcount))) }
+                return .object(members)
+            })),
+            .init("estimated", .bool(estimated)),
+            .init("resolved", count(resolved)),
+        ])
+    }
+
+    public var markdown: String {
+        func cell(_ text: String) -> String { DiffMarkdownRenderer.escape(text) }
+        var out = "### Traffic: \(Self.grouped(total)) requests\n\n"
+        out += "Manifest version \(manifestVersion) (`\(etag)`); \(Self.grouped(lines)) lines, \(Self.grouped(badLines)) bad.\n\n"
+        out += "| outcome | requests | share |\n| --- | ---: | ---: |\n"
+        for (status, hits) in outcomes { out += "| \(status.rawValue) | \(Self.grouped(hits)) | \(share(hits)) |\n" }
+        out += "\n**Links that go nowhere**\(estimated ? " (estimated counts)" : ""):\n\n"
+        out += "| requests | outcome | shape | example |\n| ---: | --- | --- | --- |\n"
+        for n in nowhere { out += "| \(Self.grouped(n.hits)) | \(cell(label(n))) | \(DiffMarkdownRenderer.code(n.shape)) | \(DiffMarkdownRenderer.code(n.example)) |\n" }
+        out += "\n**Unused routes**: \(unused.isEmpty ? "none" : unused.map { DiffMarkdownRenderer.code($0) }.joined(separator: ", "))\n"
+        let rare = self.rare
+        out += "\n**Rare routes** (under \(rareBelow) requests): \(rare.isEmpty ? "none" : rare.map { "\(DiffMarkdownRenderer.code($0.route)) (\($0.hits))" }.joined(separator: ", "))\n"
+        return out
+    }
+}

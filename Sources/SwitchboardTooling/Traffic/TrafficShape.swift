@@ -1,0 +1,108 @@
+import Switchboard
+import RouteMatching
+
+/// How a report shows a link that no route took: grouped by shape, ids and typed values
+/// shown as their type (`/viewing-room/:slug/works`, `/orders/:int`), and, unless asked
+/// for, no query value or fragment (`/search?q=…`): links carry tokens and personal data.
+struct TrafficShape {
+    /// The manifest's literal segments, lowercased: a segment that is one of them is kept
+    /// as written, whatever its position.
+    let literals: Set<String>
+    let showQuery: Bool
+
+    init(_ manifest: Manifest, showQuery: Bool) {
+        var literals: Set<String> = []
+        for route in manifest.routes {
+            for pattern in route.patterns {
+                for expansion in pattern.expansions {
+                    for case .literal(let text) in expansion { literals.insert(text.lowercased()) }
+                }
+            }
+        }
+        self.literals = literals
+        self.showQuery = showQuery
+    }
+
+    /// The shape of `url`: its host (for an http(s) URL) and path, each segment after the
+    /// first that is not a literal of the manifest written as its type.
+    func shape(of url: String) -> String {
+        let (prefix, path, _) = Self.split(url)
+        var out = prefix
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        for (i, segment) in segments.enumerated() {
+            out += "/"
+            let bytes = Array(segment.utf8)
+            if ParamType.int.accepts(bytes[...]) { out += ":int" }
+            else if ParamType.uuid.accepts(bytes[...]) { out += ":uuid" }
+            else if bytes.count >= 16 && bytes.allSatisfy({ PercentDecoding.hexValue($0) != nil }) { out += ":hex" }
+            else if literals.contains(segment.lowercased()) || (i == 0 && bytes.count <= 40) { out += Self.printable(String(segment)) }
+            else if ParamType.slug.accepts(bytes[...]) { out += ":slug" }
+            else { out += ":string" }
+        }
+        return out.isEmpty || out == prefix ? out + "/" : out
+    }
+
+    /// `url` as a report may show it: query values and the fragment left out unless
+    /// `showQuery` (`/search?q=…&page=…`), control characters and spaces escaped, at
+    /// most 300 bytes.
+    func example(_ url: String) -> String {
+        var shown = url
+        if !showQuery {
+            let (prefix, path, query) = Self.split(url)
+            shown = prefix + path
+            if let query {
+                let keys = query.split(separator: "&", omittingEmptySubsequences: true).map { item in
+                    String(item.prefix { $0 != "=" }) + (item.contains("=") ? "=…" : "")
+                }
+                shown += "?" + keys.joined(separator: "&")
+            }
+            if url.contains("#") { shown += "#…" }
+        }
+        shown = Self.printable(shown)
+        if shown.utf8.count > 300 { shown = String(decoding: shown.utf8.prefix(300), as: UTF8.self) + "…" }
+        return shown
+    }
+
+    /// The parts a shape reads: `scheme://host` of an http(s) URL (lowercased), the path
+    /// (an app scheme's whole rest), and the query, without the fragment.
+    static func split(_ url: String) -> (prefix: String, path: Substring, query: Substring?) {
+        let noFragment = url.prefix { $0 != "#" }
+        let beforeQuery = noFragment.prefix { $0 != "?" }
+        let query = beforeQuery.endIndex < noFragment.endIndex ? noFragment[noFragment.index(after: beforeQuery.endIndex)...] : nil
+        var path = beforeQuery
+        var prefix = ""
+        if let colon = path.firstIndex(of: ":"), !path[..<colon].contains("/") {
+            let scheme = path[..<colon].lowercased()
+            var rest = path[path.index(after: colon)...]
+            if scheme == "http" || scheme == "https", rest.hasPrefix("//") {
+                rest = rest.dropFirst(2)
+                let host = rest.prefix { $0 != "/" }
+                prefix = scheme + "://" + host.lowercased()
+                path = rest[host.endIndex...]
+            } else {
+                prefix = scheme + ":"
+                path = rest
+            }
+        }
+        return (prefix, path, query)
+    }
+
+    /// Control characters, spaces and backslashes as `%XX`: what a terminal or a table
+    /// shows of a hostile line is text.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" || (0x80...0x9F).contains($0.value) || $0 == "|" || $0 == "<" || $0 == "`" }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value <= 0x20 || scalar.value == 0x7F || scalar == "\\" || scalar == "|" || scalar == "<" || scalar == "`" || (0x80...0x9F).contains(scalar.value) {
+                for byte in String(scalar).utf8 { out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(2) }
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+private extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
