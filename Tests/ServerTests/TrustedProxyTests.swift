@@ -17,6 +17,11 @@ struct TrustedProxyTests {
         return try LiveServer(http: http)
     }
 
+    /// `/metrics`, scraped from a block of its own that is not the proxy's.
+    static func metrics(_ live: LiveServer) throws -> String {
+        try RawHTTP.Connection(port: live.port, source: "127.0.8.1").exchanging("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").text
+    }
+
     /// Sends a poll that waits `wait` seconds, as client `forwardedFor`, on a connection
     /// of its own from `source`.
     static func poll(_ live: LiveServer, from source: String = "127.0.0.1", forwardedFor: String?, wait: Int = 2) throws -> RawHTTP.Connection {
@@ -54,12 +59,14 @@ struct TrustedProxyTests {
     @Test func aDirectClientsForwardedHeadersAreNotBelieved() throws {
         let live = try Self.server(share: 2)
         let held = try (0..<2).map { i in try Self.poll(live, from: "127.0.9.1", forwardedFor: "198.51.\(i).7", wait: 3) }
+        // Both held, so both counted (a connection is counted just after it is accepted).
+        #expect(eventually(within: 10) { (try? Self.metrics(live))?.contains("switchboard_held_polls 2\n") == true })
         // Its block holds its two connections: a third, whatever it forwards, is cut at accept.
         let third = try RawHTTP.Connection(port: live.port, source: "127.0.9.2")
         third.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 192.0.2.1\r\nForwarded: for=192.0.2.2\r\n\r\n".utf8))
         #expect(throws: (any Error).self) { try third.response() }
         _ = held
-        let metrics = try RawHTTP.get("/metrics", port: live.port).text
+        let metrics = try Self.metrics(live)
         #expect(metrics.contains("switchboard_forwarded_requests_total 0"), "none came through the proxy")
         #expect(metrics.contains(#"switchboard_share_refusals_total{share="connections",holder="client"} 1"#))
     }
