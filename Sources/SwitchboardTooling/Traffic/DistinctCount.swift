@@ -1,19 +1,37 @@
-import Switchboard
 import Foundation
 
-/// How many distinct values were seen, estimated in a fixed 4 KiB whatever their number:
-/// HyperLogLog (Flajolet et al., 2007) with 4,096 registers, a standard error of about
-/// 1.6%, and linear counting while few registers are set, which is exact or within one
-/// for the first hundreds of values. `traffic` counts the clients of a log with it.
+/// How many distinct values were seen, in bounded memory whatever their number: exactly
+/// (by their 64-bit hashes) up to ``exactLimit``, then estimated by HyperLogLog (Flajolet
+/// et al., 2007) with 4,096 registers, a standard error of about 1.6%. At most about
+/// 100 KiB: the hashes' set, then the registers alone. `traffic` counts a log's clients
+/// with it.
 struct DistinctCount {
+    /// Values counted exactly; past it, estimated.
+    static let exactLimit = 4096
     private static let bits = 12
-    private var registers = [UInt8](repeating: 0, count: 1 << bits)
+    /// The values' hashes while they are few; nil once the registers count.
+    private var exact: Set<Int>? = []
+    private var registers: [UInt8] = []
     /// Whether any value was added.
     private(set) var isEmpty = true
 
+    /// Whether ``estimate`` is an exact count.
+    var isExact: Bool { exact != nil }
+
     mutating func add(_ value: some Hashable) {
         isEmpty = false
-        let hash = UInt64(bitPattern: Int64(value.hashValue))
+        let hash = value.hashValue
+        guard exact != nil else { return register(hash) }
+        exact!.insert(hash)
+        if exact!.count > Self.exactLimit {
+            registers = [UInt8](repeating: 0, count: 1 << Self.bits)
+            for hash in exact! { register(hash) }
+            exact = nil
+        }
+    }
+
+    private mutating func register(_ value: Int) {
+        let hash = UInt64(bitPattern: Int64(value))
         let index = Int(hash >> UInt64(64 - Self.bits))
         // The position of the first 1 in the remaining bits (1-based), capped at their width.
         let rest = hash << UInt64(Self.bits)
@@ -22,6 +40,7 @@ struct DistinctCount {
     }
 
     var estimate: Int {
+        if let exact { return exact.count }
         let m = Double(registers.count)
         var sum = 0.0, zeros = 0
         for r in registers {
@@ -34,5 +53,4 @@ struct DistinctCount {
         }
         return Int(raw.rounded())
     }
-
 }

@@ -119,7 +119,7 @@ public final class TrafficAnalysis {
                                       overcount: $0.error, example: $0.value.example)
             },
             nowhereShapes: shapes.count, estimated: shapes.evicted, resolved: resolved, cacheEvicted: cache.evicted,
-            clients: clients.isEmpty ? nil : clients.estimate,
+            clients: clients.isEmpty ? nil : clients.estimate, clientsEstimated: !clients.isExact,
             manifestVersion: Int(manifest.manifest.version), etag: manifest.etag)
     }
 }

@@ -42,9 +42,10 @@ public struct TrafficReport: Sendable {
     /// URLs resolved: the distinct ones, more if some were resolved again.
     public let resolved: Int
     public let cacheEvicted: Bool
-    /// Distinct clients of the lines that name one (estimated past a few hundred, within
-    /// about 2%), nil when none does (a URL list).
+    /// Distinct clients of the lines that name one (exact up to 4,096, then estimated
+    /// within about 2%: ``clientsEstimated``), nil when none does (a URL list).
     public let clients: Int?
+    public let clientsEstimated: Bool
     public let manifestVersion: Int
     public let etag: String
 
@@ -87,7 +88,7 @@ extension TrafficReport {
         var out = "\(Self.grouped(total)) requests from \(Self.grouped(lines)) lines"
         out += " (\(Self.grouped(badLines)) bad, \(Self.grouped(skippedLines)) without a link); \(Self.grouped(resolved)) URLs resolved"
         out += " with manifest version \(manifestVersion) \(etag)"
-        if let clients { out += "; \(clients > 500 ? "about " : "")\(Self.grouped(clients)) clients" }
+        if let clients { out += "; \(clientsEstimated ? "about " : "")\(Self.grouped(clients)) clients" }
         out += "\n"
         for bad in badExamples { out += "  bad line \(bad.file):\(bad.line): \(bad.reason)\n" }
         if badLines > badExamples.count { out += "  ... and \(Self.grouped(badLines - badExamples.count)) more bad lines\n" }
@@ -116,6 +117,7 @@ extension TrafficReport {
         return .object([
             .init("total", count(total)), .init("lines", count(lines)), .init("badLines", count(badLines)),
             .init("skippedLines", count(skippedLines)), .init("clients", clients.map(count) ?? .null),
+            .init("clientsEstimated", .bool(clientsEstimated)),
             .init("bad", .array(badExamples.map { .object([.init("file", .string($0.file)), .init("line", count($0.line)), .init("reason", .string($0.reason))]) })),
             .init("formats", .array(formats.map { .object([.init("file", .string($0.file)), .init("format", .string($0.format))]) })),
             .init("manifest", .object([.init("version", count(manifestVersion)), .init("etag", .string(etag))])),
