@@ -5,9 +5,9 @@ import ServerSystem
 /// connection (made when libmicrohttpd accepts it, freed when it closes), reset for each
 /// request, so a keep-alive request reuses the buffers of the one before and allocates
 /// nothing to be read. One connection is served by one thread at a time, so it needs no
-/// lock; nor does it need the runtime's exclusivity checks, which cost ~80 instructions
-/// per access (22 accesses a request): nothing here calls out while it modifies a
-/// property, so no access can overlap another.
+/// lock; nor does it need the runtime's exclusivity checks, paid on every access of every
+/// request: nothing here calls out while it modifies a property, so no access can overlap
+/// another.
 final class RequestState {
     /// The raw request target; its capacity is kept between requests up to
     /// ``keptCapacity``.

@@ -13,8 +13,8 @@ public struct InternalURL: Sendable, Equatable {
         set { fragmentBytes = newValue.map { Array($0.utf8) } }
     }
     /// The decoded fragment's UTF-8 bytes. Bytes rather than a String, eight bytes to a
-    /// String's sixteen: an InternalURL larger than 56 bytes was copied (a retain and
-    /// release of each of its references) where it is now moved, ~300 instructions a resolve.
+    /// String's sixteen: an InternalURL larger than 56 bytes is copied (a retain and
+    /// release of each of its references) where it can otherwise be moved.
     public var fragmentBytes: [UInt8]?
 
     public init(host: String?, segments: [String], query: [(key: String, value: String)] = [], fragment: String? = nil) {

@@ -51,8 +51,9 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
     public func accepts(_ value: ArraySlice<UInt8>) -> Bool { accepts(value.span) { String(decoding: value, as: UTF8.self) } }
 
     /// Whether the UTF-8 `value` is of this type; `text` is the same value as a String,
-    /// asked for by a regex only. Read over a span, as every check here is: a String's
-    /// UTF8View read as a generic collection took 350 instructions to read `5000` as an int.
+    /// asked for by a regex only. Read over a span, as every check here is, never a
+    /// String's UTF8View as a generic collection, whose every element goes through a
+    /// witness.
     private func accepts(_ value: Span<UInt8>, text: () -> String) -> Bool {
         switch self {
         case .string: return true

@@ -19,8 +19,8 @@ final class ServedManifest: Sendable {
     /// 304 answers, shared like the bodies: no per-request allocation.
     let manifestNotModified: PreparedResponse
     let echoNotModified: PreparedResponse
-    /// `GET /v1/routes`, plain and gzipped: built on first request (2 MB and ~30 ms for
-    /// 10,000 routes, which neither a load nor every request should pay), then shared.
+    /// `GET /v1/routes`, plain and gzipped: built on first request (large for a large
+    /// table, which neither a load nor every request should pay), then shared.
     private let routesTable = Locked<(plain: PreparedResponse, gzip: PreparedResponse)?>(nil)
     /// Held polls' answers, which carry `Preference-Applied: wait=N`: made on first use
     /// for each N and kind (clients of one deployment send the same few N), then shared

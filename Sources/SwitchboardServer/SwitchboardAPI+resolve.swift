@@ -36,9 +36,9 @@ extension SwitchboardAPI {
         return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: body), outcomes)
     }
 
-    /// The longest URL whose explanation is made on the daemon's thread: past it, an
-    /// explained resolve is expensive work (an 8 KiB URL's took 1.3 ms, 25 times a
-    /// resolve's).
+    /// The longest URL whose explanation is made on the daemon's thread: an explanation
+    /// costs in proportion to the URL, so past it an explained resolve is expensive work
+    /// (docs/benchmarks.md has the figures).
     static let inlineExplainedURLBytes = 1024
 
     /// The result's JSON and status; the result, which shares the URL's array, is gone

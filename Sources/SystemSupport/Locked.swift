@@ -22,8 +22,7 @@ import Musl
 public final class Locked<Value: Sendable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// The value, out of line: a stored `var` would be checked for exclusive access at
-    /// run time on every call (80 instructions, twice per request), which the mutex
-    /// already guarantees.
+    /// run time on every call, which the mutex already guarantees.
     private let value: UnsafeMutablePointer<Value>
 
     public init(_ value: Value) {

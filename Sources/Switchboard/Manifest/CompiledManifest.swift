@@ -17,7 +17,7 @@ public final class CompiledManifest: Sendable {
     /// Routes restricted to a host, tried before `general` for URLs on that host.
     let byHost: [String: RouteTrie]
     /// `byHost` as a list when it has few hosts (at most eight; else empty): a URL's host
-    /// compared with each costs less than hashing it once (~340 instructions), and most
+    /// compared with each costs less than hashing it once, and most
     /// manifests restrict routes to a host or two.
     private let fewHosts: [String]
     /// The tries of `fewHosts`, at the same indices.

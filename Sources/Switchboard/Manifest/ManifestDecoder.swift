@@ -119,7 +119,7 @@ struct ManifestDecoder {
     }
 
     /// From how many routes decoding is worth splitting: handing half to another thread
-    /// costs tens of microseconds, decoding a route about one (10,000 take 11 ms here).
+    /// costs as much as decoding tens of routes, so a small table is decoded on one.
     static let routesDecodedInHalves = 1_000
 
     /// How many trie candidates `routes` would compile to, counted on the patterns' text

@@ -6,7 +6,7 @@ public struct ResolveContext: Sendable, Hashable {
 
     /// No field set. (Apart from the memberwise form: its default arguments made the
     /// server's every request copy and destroy an empty context through outlined value
-    /// witnesses, ~160 instructions.)
+    /// witnesses.)
     public init() {}
 
     public init(platform: String? = nil, idiom: String? = nil, appVersion: SemanticVersion? = nil) {

@@ -54,7 +54,7 @@ public struct Resolution: Sendable {
 
     /// `explained`: the explanation, boxed by the caller. (An `Explanation?` parameter
     /// would be copied and destroyed through Optional's generic value witnesses on every
-    /// resolution, ~100 instructions, though most have none.)
+    /// resolution, though most have none.)
     init(url: [UInt8], plain: Bool = false, reason: String? = nil, target: ResultTarget, matched: MatchedParams? = nil,
          fragment: [UInt8]? = nil, redirects: RedirectHops = RedirectHops(), explained: ExplanationBox? = nil) {
         self.redirects = redirects

@@ -124,7 +124,7 @@ package struct JSONParser {
             return .object(members)
         }
         // Most objects (a route, its params, a presentation) have 2 to 6 members: room
-        // for 6 up front saves growing through 1, 2 and 4 (400 instructions a growth).
+        // for 6 up front saves growing through 1, 2 and 4, a reallocation each.
         members.reserveCapacity(6)
         while true {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }

@@ -2,8 +2,7 @@ import Crypto
 
 /// SHA-256 as the manifest's ETag, the client's cache and the diff's fingerprints write
 /// it: lowercase hex. swift-crypto's (BoringSSL, using the CPU's SHA extensions where it
-/// has them); measured against the hand-written one it replaced on the 2 MiB canonical
-/// manifest of 10,000 routes: 2.25 ms against 17.1 ms.
+/// has them), measured against a portable one in docs/benchmarks.md.
 package enum SHA256 {
     /// The digest of `message` in lowercase hex.
     package static func hex(_ message: [UInt8]) -> String {
