@@ -19,9 +19,9 @@ import sys
 import threading
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
+
+from chromium import browser, check, run
 
 SERVER, PAGE_PORT, DIST, MANIFEST = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 
@@ -69,21 +69,6 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
-
-
-def check(condition, what, detail=""):
-    if not condition:
-        raise AssertionError(f"{what}: {detail}")
-    print("ok", what, flush=True)
-
-
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
 def events(driver):
@@ -134,8 +119,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except AssertionError as error:
-        print("FAIL", error, flush=True)
-        sys.exit(1)
+    run(main)

@@ -13,28 +13,15 @@ import sys
 import time
 import urllib.parse
 
-from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+from chromium import browser, check, run
+
 BASE, MANIFEST, XSS, SHOTS = sys.argv[1:5]
 WAIT = 15
-
-
-def browser(width, height, phone=False):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                 f"--window-size={width},{height}", "--force-device-scale-factor=1"):
-        options.add_argument(flag)
-    if phone:
-        # A window cannot be narrower than about 500 pixels: emulate the phone's screen.
-        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1}})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
 def wait(driver, condition, what):
@@ -47,12 +34,6 @@ def wait(driver, condition, what):
 
 def text(driver, element_id):
     return driver.find_element(By.ID, element_id).text
-
-
-def check(condition, what, detail=""):
-    if not condition:
-        raise AssertionError(f"{what}: {detail}")
-    print("ok", what, flush=True)
 
 
 def open_page(driver, fragment=""):
@@ -316,8 +297,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except AssertionError as e:
-        print("FAIL", e, flush=True)
-        sys.exit(1)
+    run(main)

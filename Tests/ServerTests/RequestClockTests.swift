@@ -90,10 +90,7 @@ struct RequestClockTests {
         let live = try Self.server(bodySeconds: 10, budget: 16 << 20)
         let body = #"{"urls": ["/artist/banksy"]}"# + String(repeating: " ", count: 900_000)
         func start(_ source: String) throws -> RawHTTP.Connection {
-            let c = try RawHTTP.Connection(port: live.port, source: source, timeoutSeconds: 5)
-            c.send(Array("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8)
-                   + Array(body.utf8.prefix(800_000)))
-            return c
+            try RawHTTP.Connection.postingPart(of: body, sent: 800_000, port: live.port, source: source)
         }
         let mine = try (1...2).map { try start("127.0.41.\($0)") }
         usleep(300_000)

@@ -168,6 +168,15 @@ struct LiveShareTests {
 }
 
 extension RawHTTP.Connection {
+    /// A connection from `source` that has sent a batch's head and the first `sent` bytes
+    /// of `body`, the rest left to send.
+    static func postingPart(of body: String, sent: Int, port: Int, source: String) throws -> RawHTTP.Connection {
+        let c = try RawHTTP.Connection(port: port, source: source, timeoutSeconds: 5)
+        c.send(Array("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8)
+               + Array(body.utf8.prefix(sent)))
+        return c
+    }
+
     /// Sends `request` and reads one response.
     func exchanging(_ request: String) throws -> RawHTTP.Response {
         send(Array(request.utf8))

@@ -72,10 +72,7 @@ struct HeadAndBodyBudgetTests {
         let live = try LiveServer(http: http)
         let body = #"{"urls": ["/artist/banksy"]}"# + String(repeating: " ", count: 50_000)
         func start(_ source: String) throws -> RawHTTP.Connection {
-            let c = try RawHTTP.Connection(port: live.port, source: source, timeoutSeconds: 5)
-            c.send(Array("POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8)
-                   + Array(body.utf8.prefix(40_000)))
-            return c
+            try RawHTTP.Connection.postingPart(of: body, sent: 40_000, port: live.port, source: source)
         }
         let first = try start("127.0.1.1")
         usleep(300_000)
