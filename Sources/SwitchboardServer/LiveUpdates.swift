@@ -177,13 +177,15 @@ final class LiveUpdates: Sendable {
             s.waiters[id] = Waiter(request: request, etag: etag, echo: echo, block: client)
             return .success(true)
         }
-        guard case .success(let registered) = registered else {
-            if case .failure(let refusal) = registered { onRefusal?(refusal, client) }
+        switch registered {
+        case .failure(let refusal):
+            onRefusal?(refusal, client)
             return nil
+        case .success(let registered):
+            // The manifest changed since the comparison: the answer, a 200, goes out at once.
+            if !registered { request.wake() }
+            return .held(request)
         }
-        // The manifest changed since the comparison: the answer, a 200, goes out at once.
-        if !registered { request.wake() }
-        return .held(request)
     }
 
     /// Forgets a waiter being answered; returns the manifest to answer from.
