@@ -115,8 +115,11 @@ struct ClientTests {
         let renamed = ContinuousClock.now
         try server.folder.replace(Manifests.small(version: 2, destination: "Edited"))
         let adopted = try #require(await log.first { $0.version == 2 })
-        // A blocking poll answers at once; polling at max-age would take 60 s.
-        #expect(adopted.at - renamed < .seconds(5), "announced \(adopted.at - renamed) after the rename")
+        // The held poll was answered because the manifest changed (a wake-up), not at the
+        // end of its wait (a 304 and a new poll): the mechanism, whatever the machine's
+        // load. The time bound only separates it from a 30 s wait or 60 s of max-age.
+        #expect(server.wakeups == 1)
+        #expect(adopted.at - renamed < .seconds(20), "announced \(adopted.at - renamed) after the rename")
         #expect(Self.destination(client) == "Edited")
         // Then one new poll, held again: the client does not poll in a loop. (Counted
         // once it is parked: right after the adoption it may still be on its way.)

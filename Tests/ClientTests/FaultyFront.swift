@@ -52,6 +52,8 @@ final class FaultyServer: Sendable {
     /// When each request for the manifest arrived.
     var arrivals: [ContinuousClock.Instant] { handler.state.withLock { $0.arrivals } }
     var heldPolls: Int { server.store.live.figures.heldPolls }
+    /// Held polls answered because the manifest changed (not at the end of their wait).
+    var wakeups: Int { server.store.live.figures.wakeups.reduce(0, +) }
 
     /// Replaces the manifest (atomic rename) and waits until the server has it.
     func replace(_ manifest: String) async throws {
