@@ -28,10 +28,13 @@ let package = Package(
         // What the command line and the server do with manifests beyond resolving: diff,
         // traffic, reports, validation cases, export and import. Not a library product: an
         // app that links the client gets the engine alone.
-        .target(name: "SwitchboardTooling", dependencies: ["Switchboard", "RouteMatching", "SystemSupport"]),
+        .target(name: "SwitchboardTooling", dependencies: ["Switchboard", "RouteMatching", "SystemSupport", "Gzip"]),
         // libmicrohttpd and zlib, reached through shims for what Swift cannot call.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // gzip with zlib: the manifest compressed once per version (the server), traffic
+        // logs read in chunks (the tooling). Beside its C library, a home of unsafe pointers.
+        .target(name: "Gzip", dependencies: ["CZlib"]),
         // What the domain and the client use on every platform (Linux, Apple's): a lock
         // ThreadSanitizer understands (pthread's) and a byte copy for the JSON writer. No C
         // target, no Linux-only call: `PortabilityTests` holds the client's closure to that.
@@ -40,15 +43,15 @@ let package = Package(
         // the descriptor limit, returning freed memory and malloc tuning (glibc), the
         // monotonic clock in one call. With SystemSupport and MicroHTTPD, the only homes of
         // unsafe pointers.
-        .systemLibrary(name: "CSystemSupport"),
-        .target(name: "ServerSystem", dependencies: ["CSystemSupport", "SystemSupport"]),
-        // The HTTP daemon and gzip: with SystemSupport and ServerSystem, the only home of
-        // unsafe pointers, and of every Unmanaged.
-        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CZlib", "SystemSupport", "ServerSystem"]),
+        .systemLibrary(name: "CServerSystem"),
+        .target(name: "ServerSystem", dependencies: ["CServerSystem", "SystemSupport"]),
+        // The HTTP daemon: with SystemSupport, ServerSystem and Gzip, the only home of unsafe
+        // pointers, and of every Unmanaged.
+        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "SystemSupport", "ServerSystem"]),
         // The HTTP API: endpoints, manifest store and reloader, metrics.
         .target(
             name: "SwitchboardServer",
-            dependencies: ["Switchboard", "SwitchboardTooling", "RouteMatching", "MicroHTTPD", "SystemSupport", "ServerSystem", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Switchboard", "SwitchboardTooling", "RouteMatching", "MicroHTTPD", "Gzip", "SystemSupport", "ServerSystem", .product(name: "Logging", package: "swift-log")],
             // The route explorer's page, style and script, and the OpenAPI document: files in
             // the repository, bytes in the binary (the Docker image copies the binary alone).
             resources: [
@@ -86,6 +89,7 @@ let package = Package(
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "SwitchboardTooling", "TestSupport"], exclude: ["Peers"]),
         .testTarget(name: "CLITests", dependencies: ["Switchboard", "SwitchboardTooling", "RouteMatching", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "SystemSupport", "ServerSystem"]),
+        .testTarget(name: "GzipTests", dependencies: ["Gzip"]),
         .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "SwitchboardTooling", "MicroHTTPD", "SystemSupport", "ServerSystem", "TestSupport"]),
         // The client against the real server; a child process for the kill-while-persisting test.
         .testTarget(name: "ClientTests", dependencies: ["SwitchboardClient", "SwitchboardServer", "Switchboard", "SwitchboardTooling", "MicroHTTPD", "SystemSupport", "TestSupport",

@@ -6,6 +6,12 @@ import SystemSupport
 // The C callbacks libmicrohttpd calls on its threads. Kept out of any actor (a closure
 // in main.swift would be main-actor isolated and trap on these threads) and free of
 // anything that can trap on client input.
+//
+// Every object a callback reaches through a C pointer outlives the call: the daemon's
+// context until `MHD_stop_daemon` returns, a connection's `RequestState` until the
+// connection-closed notification releases it. So callbacks borrow them
+// (`_withUnsafeGuaranteedRef`) and never retain or release them per call; only the
+// notifications that begin and end a lifetime touch the reference count.
 
 /// libmicrohttpd's accept policy: once the daemon is stopping, a new connection is closed
 /// as soon as it is accepted (`HTTPDaemon.stop`); one from a block that holds its share
@@ -113,8 +119,6 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
     guard let cls, let connection, let method, let uploadDataSize, let stateSlot, let statePointer = stateSlot.pointee else {
         return .NO
     }
-    // Both outlive the call (the daemon's context until it stops, the state until the
-    // request completes): borrowed, not retained and released per call.
     return Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
         Unmanaged<RequestState>.fromOpaque(statePointer)._withUnsafeGuaranteedRef { state in
             access(context, state, connection, url, method, version, uploadData, uploadDataSize)

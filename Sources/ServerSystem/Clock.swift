@@ -1,4 +1,4 @@
-import CSystemSupport
+import CServerSystem
 
 /// The monotonic clock in nanoseconds, for timing a request: one `clock_gettime` (the
 /// request path reads it twice, when its request line is read and when its answer is

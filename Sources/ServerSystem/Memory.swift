@@ -1,4 +1,4 @@
-import CSystemSupport
+import CServerSystem
 
 /// Returns freed heap pages to the kernel, the calling thread's arena whole (its free
 /// top too, which `malloc_trim` alone leaves). glibc keeps them after a large free (a big

@@ -1,3 +1,4 @@
+import Gzip
 import MicroHTTPD
 import Switchboard
 import SystemSupport

@@ -80,7 +80,7 @@ struct DiffCommand: ParsableCommand {
         if !traffic.isEmpty {
             let impact = TrafficImpact(old: before, new: after, showQuery: showQuery)
             var reader = TrafficReader(host: host)
-            try TrafficFiles.read(traffic, into: &reader) { impact.add($0) }
+            try readTraffic(traffic, into: &reader) { impact.add($0) }
             weighed = impact.result(reader)
         }
         let diff = ManifestDiff(old: before, new: after, cases: probes)

@@ -55,7 +55,7 @@ struct TrafficCommand: ParsableCommand {
         let compiled = try server.map { try RemoteServer($0).manifest() } ?? manifest.load()
         let analysis = TrafficAnalysis(manifest: compiled, showQuery: showQuery, memoryBudget: memory << 20)
         var reader = TrafficReader(host: host)
-        try TrafficFiles.read(files, into: &reader) { analysis.add($0) }
+        try readTraffic(files, into: &reader) { analysis.add($0) }
         let report = analysis.report(reader, top: top, rareBelow: rareBelow)
         switch format {
         case .text: print(report.text, terminator: "")
@@ -68,4 +68,15 @@ struct TrafficCommand: ParsableCommand {
 /// `--format` of `traffic`.
 enum TrafficFormatOption: String, ExpressibleByArgument, CaseIterable {
     case text, json, markdown
+}
+
+/// Reads traffic files for `traffic` and `diff --traffic`; a file that cannot be read
+/// ends the run with exit 2.
+func readTraffic(_ paths: [String], into reader: inout TrafficReader, _ body: (TrafficRecord) -> Void) throws {
+    do {
+        try TrafficFiles.read(paths, into: &reader, body)
+    } catch {
+        printError("switchboard: \(error)")
+        throw ExitCode(2)
+    }
 }

@@ -7,7 +7,7 @@ import SystemSupport
 import Testing
 
 /// MicroHTTPD's pieces that need no socket: the deadline heap of the hold loop, header
-/// lookup, the request target's parts, gzip; and a daemon on port 0 that answers, holds
+/// lookup, the request target's parts; and a daemon on port 0 that answers, holds
 /// and wakes a request (the servers' suites test the rest through the API).
 struct MicroHTTPDTests {
     @Test func theDeadlineHeapGivesDeadlinesInOrderAndDropsTheDead() {
@@ -105,31 +105,6 @@ struct MicroHTTPDTests {
         scratch.give(shared)
         #expect(shared == [UInt8](repeating: 9, count: 50))
         #expect(scratch.take().isEmpty)
-    }
-
-    @Test func gzipRoundTrips() throws {
-        let input = Array(String(repeating: "{\"route\":\"artwork\"}", count: 500).utf8)
-        let zipped = try #require(Gzip.compress(input))
-        #expect(zipped.count < input.count / 10)
-        #expect(zipped.prefix(2) == [0x1F, 0x8B])
-        let out = try Self.gunzip(zipped)
-        #expect(out == input)
-    }
-
-    /// Decompresses with the system's gzip, so the test does not trust our own zlib calls twice.
-    static func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "gzip -dc"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(bytes))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return [UInt8](data)
     }
 
     struct Holding: HTTPHandler {

@@ -1,17 +1,19 @@
-import ArgumentParser
 import Foundation
-import MicroHTTPD
-import Switchboard
-import SwitchboardTooling
+import Gzip
 
 /// Reads the traffic files of `traffic` and `diff --traffic` in chunks, gzip or not (told
 /// by its first bytes), `-` standard input, into a ``TrafficReader``. A file that cannot be
-/// opened ends the run (exit 2); one whose gzip stream is damaged or cut short is a bad
-/// line where it broke, and the run goes on.
-enum TrafficFiles {
+/// opened or read ends the reading (``Unreadable``: the command exits 2); one whose gzip
+/// stream is damaged or cut short is a bad line where it broke, and the reading goes on.
+package enum TrafficFiles {
     static let chunkSize = 1 << 20
 
-    static func read(_ paths: [String], into reader: inout TrafficReader, _ body: (TrafficRecord) -> Void) throws {
+    /// A traffic file that cannot be opened or read.
+    package struct Unreadable: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    package static func read(_ paths: [String], into reader: inout TrafficReader, _ body: (TrafficRecord) -> Void) throws(Unreadable) {
         for path in paths {
             let handle: FileHandle
             if path == "-" {
@@ -19,8 +21,7 @@ enum TrafficFiles {
             } else if let opened = FileHandle(forReadingAtPath: path) {
                 handle = opened
             } else {
-                printError("switchboard: \(path): cannot be read")
-                throw ExitCode(2)
+                throw Unreadable(description: "\(path): cannot be read")
             }
             defer { if path != "-" { try? handle.close() } }
             reader.begin(file: path == "-" ? "(standard input)" : path)
@@ -31,8 +32,7 @@ enum TrafficFiles {
                 do {
                     data = try handle.read(upToCount: chunkSize) ?? Data()
                 } catch {
-                    printError("switchboard: \(path): \(error.localizedDescription)")
-                    throw ExitCode(2)
+                    throw Unreadable(description: "\(path): \(error.localizedDescription)")
                 }
                 if data.isEmpty { break }
                 let chunk = [UInt8](data)
