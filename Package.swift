@@ -9,7 +9,6 @@ let package = Package(
     products: [
         .executable(name: "switchboard", targets: ["switchboard"]),
         .library(name: "Switchboard", targets: ["Switchboard"]),
-        .library(name: "RouteMatching", targets: ["RouteMatching"]),
         .library(name: "SwitchboardClient", targets: ["SwitchboardClient"]),
     ],
     dependencies: [

@@ -6,7 +6,7 @@ extension DescriptorLimit {
     /// the descriptors left after ``reserved(threads:)``, and one client's block of
     /// addresses (a /24 or a /64) within an eighth of those, so that a few clients
     /// cannot take them all (five leave more than a third).
-    public func fitting(_ configuration: HTTPDaemon.Configuration) -> HTTPDaemon.Configuration {
+    package func fitting(_ configuration: HTTPDaemon.Configuration) -> HTTPDaemon.Configuration {
         var fitted = configuration
         let available = max(8, descriptors - Self.reserved(threads: configuration.threads))
         fitted.connectionLimit = min(configuration.connectionLimit, available)

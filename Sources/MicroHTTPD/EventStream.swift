@@ -16,9 +16,9 @@ import SystemSupport
 /// subscribers.add(id, stream)
 /// return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], stream: stream)
 /// ```
-public final class EventStream: Sendable {
+package final class EventStream: Sendable {
     /// Bytes sent and not yet taken by the connection beyond which the stream is ended.
-    public let limit: Int
+    package let limit: Int
     private let onClose: @Sendable () -> Void
 
     private struct State: Sendable {
@@ -39,7 +39,7 @@ public final class EventStream: Sendable {
 
     /// A stream that starts with `initial`; `onClose` runs once, on any thread, when the
     /// connection is done with it (client gone, ended, overflowed, daemon stopped).
-    public init(initial: [UInt8] = [], limit: Int = 64 << 10, onClose: @escaping @Sendable () -> Void = {}) {
+    package init(initial: [UInt8] = [], limit: Int = 64 << 10, onClose: @escaping @Sendable () -> Void = {}) {
         self.limit = limit
         self.onClose = onClose
         self.state = Locked(State(pending: initial))
@@ -49,7 +49,7 @@ public final class EventStream: Sendable {
     /// the client is more than ``limit`` bytes behind (the stream then ends, and the
     /// connection is closed).
     @discardableResult
-    public func send(_ bytes: [UInt8]) -> Bool {
+    package func send(_ bytes: [UInt8]) -> Bool {
         var open = false
         let resume = state.withLock { s -> PendingResume? in
             guard s.end == nil, !s.closed else { return nil }
@@ -68,7 +68,7 @@ public final class EventStream: Sendable {
     }
 
     /// Ends the stream once what was sent has gone out.
-    public func finish() {
+    package func finish() {
         let resume = state.withLock { s -> PendingResume? in
             guard s.end == nil else { return nil }
             s.end = .finished
@@ -78,7 +78,7 @@ public final class EventStream: Sendable {
     }
 
     /// Whether the client may still receive what is sent.
-    public var isOpen: Bool { state.withLock { $0.end == nil && !$0.closed } }
+    package var isOpen: Bool { state.withLock { $0.end == nil && !$0.closed } }
 
     /// The resume of the connection when it was parked (and is parked no longer),
     /// decided under the stream's lock and made by the caller after it: the connection

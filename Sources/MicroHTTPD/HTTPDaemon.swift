@@ -20,63 +20,63 @@ import Glibc
 /// print(daemon.port)   // the bound port
 /// daemon.stop()
 /// ```
-public final class HTTPDaemon: Sendable {
-    public struct Configuration: Sendable {
-        public var host: String
+package final class HTTPDaemon: Sendable {
+    package struct Configuration: Sendable {
+        package var host: String
         /// 0 picks a free port; read it back from ``HTTPDaemon/port``.
-        public var port: Int
-        public var threads: Int
+        package var port: Int
+        package var threads: Int
         /// Connections in all, held polls and event streams included; lowered to the
         /// descriptors the process may open by ``DescriptorLimit/fitting(_:)``.
-        public var connectionLimit: Int
+        package var connectionLimit: Int
         /// Connections one client may hold (slowloris): counted by /24 for IPv4 and by /64
         /// for IPv6, the blocks one holder gets whole.
-        public var perIPConnectionLimit: Int
+        package var perIPConnectionLimit: Int
         /// Seconds of inactivity before a connection is closed.
-        public var timeoutSeconds: Int
+        package var timeoutSeconds: Int
         /// Per-connection memory: bounds the request line and headers (beyond it,
         /// 414 or 431).
-        public var connectionMemoryLimit: Int
+        package var connectionMemoryLimit: Int
         /// Longest request target accepted (longer gets 414).
-        public var maxTargetLength: Int
+        package var maxTargetLength: Int
         /// Most header fields a request may have (more gets 431).
-        public var maxHeaderFields: Int
+        package var maxHeaderFields: Int
         /// Largest header section, counting each field as `Name: value\r\n` (larger gets 431).
-        public var maxHeaderBytes: Int
+        package var maxHeaderBytes: Int
         /// Largest body accepted (larger gets 413).
-        public var maxBodySize: Int
+        package var maxBodySize: Int
         /// Seconds from the request line by which the whole request must have arrived, its
         /// body as framed (chunk-size lines, extensions, data and trailers) included; one
         /// still arriving after it gets 408 and is closed.
-        public var bodyDeadlineSeconds: Int
+        package var bodyDeadlineSeconds: Int
         /// Seconds within which a request's head (request line and header section) must
         /// arrive, from the connection's start or the end of its previous request: a head
         /// trickled a byte at a time, which the inactivity timeout never ends, is cut off.
         /// (An idle keep-alive connection is closed after as long.)
-        public var headDeadlineSeconds: Int
+        package var headDeadlineSeconds: Int
         /// Bytes of request bodies being received, all connections together; a body that
         /// would take more gets 503. One client block may take an eighth of it (at least
         /// ``maxBodySize``); past that its body gets 429.
-        public var bodyMemoryBudget: Int
+        package var bodyMemoryBudget: Int
         /// Peers whose forwarded client is believed (``TrustedProxies``); their connections
         /// are not held to a block's share, and each request counts for its forwarded client
         /// (``HTTPRequest/client``).
-        public var trustedProxies: TrustedProxies
+        package var trustedProxies: TrustedProxies
         /// Told of a block refused a connection for taking its share (``perIPConnectionLimit``),
         /// on the thread accepting it: behind a proxy not named in ``trustedProxies``, that
         /// is every client at once.
-        public var onShareTaken: (@Sendable (ClientBlock) -> Void)?
+        package var onShareTaken: (@Sendable (ClientBlock) -> Void)?
         /// Told of every request the daemon refuses and every connection it cuts past a
         /// deadline (``Refusal``), on the thread that refuses it: for the access log and
         /// `/metrics`.
-        public var onRefusal: (@Sendable (Refusal) -> Void)?
+        package var onRefusal: (@Sendable (Refusal) -> Void)?
         /// Request headers copied into ``HTTPRequest``.
-        public var requestHeaders: [String]
+        package var requestHeaders: [String]
         /// Told of every thousand connection states let go (held requests answered,
         /// streams closed): after such a burst, freed pages may be worth handing back.
-        public var onReleases: (@Sendable () -> Void)?
+        package var onReleases: (@Sendable () -> Void)?
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, connectionLimit: Int = 65_536,
+        package init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, connectionLimit: Int = 65_536,
                     perIPConnectionLimit: Int = 256, timeoutSeconds: Int = 15, connectionMemoryLimit: Int = 32 << 10,
                     maxTargetLength: Int = 12 << 10, maxHeaderFields: Int = 100, maxHeaderBytes: Int = 8 << 10,
                     maxBodySize: Int = 1 << 20, bodyDeadlineSeconds: Int = 10, headDeadlineSeconds: Int = 10,
@@ -102,13 +102,13 @@ public final class HTTPDaemon: Sendable {
     }
 
     /// Why the daemon could not start.
-    public enum StartError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum StartError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidAddress(String)
         case cannotListen(host: String, port: Int)
         /// The thread or descriptors that answer parked requests could not be made.
         case noHoldLoop
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .invalidAddress(let host): return "'\(host)' is not an IPv4 or IPv6 address"
             case .cannotListen(let host, let port): return "cannot listen on \(host):\(port) (in use, or not permitted)"
@@ -117,15 +117,15 @@ public final class HTTPDaemon: Sendable {
         }
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The port the daemon listens on (the chosen one when started with port 0).
-    public let port: Int
+    package let port: Int
     /// The running daemon; nil once stopped.
     private let daemon: Locked<DaemonHandle?>
     /// The context handed to the C callbacks; its retain is released in `stop()`.
     private let context: Unmanaged<DaemonContext>
 
-    public init(configuration: Configuration, handler: some HTTPHandler) throws(StartError) {
+    package init(configuration: Configuration, handler: some HTTPHandler) throws(StartError) {
         let names = configuration.requestHeaders.map { $0.lowercased() }
         guard let holdLoop = HoldLoop(onReleases: configuration.onReleases) else { throw .noHoldLoop }
         // Retained for the C callbacks; released in stop(), after MHD_stop_daemon.
@@ -164,19 +164,19 @@ public final class HTTPDaemon: Sendable {
     }
 
     /// Requests received and not yet completed.
-    public var requestsInFlight: Int { context.takeUnretainedValue().inFlight.load(ordering: .relaxed) }
+    package var requestsInFlight: Int { context.takeUnretainedValue().inFlight.load(ordering: .relaxed) }
 
     /// The callbacks' context, retained by the caller (tests read its counters after `stop()`).
     var callbackContext: DaemonContext { context.takeUnretainedValue() }
 
     /// What a stop left behind: nothing, unless the bounds it waits within passed.
-    public struct StopReport: Sendable, Equatable {
+    package struct StopReport: Sendable, Equatable {
         /// Connections whose resume another thread decided and had not made when the
         /// bound passed. The daemon is then left running rather than stopped:
         /// libmicrohttpd aborts the process when stopped with a connection suspended.
-        public var resumesPending = 0
+        package var resumesPending = 0
         /// Requests still in flight when the grace period ended (cut off by the stop).
-        public var requestsInFlight = 0
+        package var requestsInFlight = 0
     }
 
     /// Seconds a request still arriving when a stop begins has to arrive whole.
@@ -189,7 +189,7 @@ public final class HTTPDaemon: Sendable {
     /// and ends every event stream, lets open requests finish for up to `gracePeriod`, then
     /// stops the daemon. Safe to call more than once.
     @discardableResult
-    public func stop(gracePeriod: Duration = .seconds(10)) -> StopReport {
+    package func stop(gracePeriod: Duration = .seconds(10)) -> StopReport {
         guard let running = daemon.withLock({ d -> DaemonHandle? in
             defer { d = nil }
             return d

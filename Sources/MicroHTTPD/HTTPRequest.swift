@@ -4,11 +4,11 @@ import SystemSupport
 
 /// The methods a handler tells apart without comparing Strings; any other is `other`
 /// (its name is in ``HTTPRequest/method``).
-public enum HTTPMethod: Int, Sendable, CaseIterable {
+package enum HTTPMethod: Int, Sendable, CaseIterable {
     case get, head, post, other
 
     /// The method a name spells (case-sensitive, RFC 9110 9.1).
-    public init(_ name: String) {
+    package init(_ name: String) {
         switch name {
         case "GET": self = .get
         case "HEAD": self = .head
@@ -18,7 +18,7 @@ public enum HTTPMethod: Int, Sendable, CaseIterable {
     }
 
     /// `GET`, `HEAD` or `POST`; nil for another.
-    public var name: String? {
+    package var name: String? {
         switch self {
         case .get: "GET"
         case .head: "HEAD"
@@ -30,16 +30,16 @@ public enum HTTPMethod: Int, Sendable, CaseIterable {
 
 /// A request as the handler sees it: copied out of libmicrohttpd, valid after the
 /// callback returns.
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     /// `GET`, `HEAD`, `POST`, ... as sent.
-    public let method: String
+    package let method: String
     /// ``method`` as an ``HTTPMethod``: what handlers compare, an integer rather than a
     /// String.
-    public let methodKind: HTTPMethod
+    package let methodKind: HTTPMethod
     /// The raw request target (`/v1/resolve?url=...`), not decoded.
-    public internal(set) var target: [UInt8]
+    package internal(set) var target: [UInt8]
     /// The body (empty when none), at most ``HTTPDaemon/Configuration/maxBodySize``.
-    public internal(set) var body: [UInt8]
+    package internal(set) var body: [UInt8]
     /// Values of the headers named in ``HTTPDaemon/Configuration/requestHeaders``,
     /// in that order; read them through ``header(at:)`` or ``headerBytes(at:)``.
     var headers: HeaderValues
@@ -50,12 +50,12 @@ public struct HTTPRequest: Sendable {
     /// When the request line was read (``monotonicNanoseconds()``), as its body's
     /// deadline counts: a handler times the request from here instead of reading the
     /// clock again.
-    public let began: UInt64
+    package let began: UInt64
     /// The client the request counts for, whose block its shares are kept by: the peer,
     /// or the client a trusted proxy forwarded (``TrustedProxies``).
-    public let client: IPAddress
+    package let client: IPAddress
     /// The trusted proxy the request came through (nil when its peer is not one).
-    public let proxy: IPAddress?
+    package let proxy: IPAddress?
 
     /// `questionMark`: where the target's `?` is (or its length), when the caller found it.
     init(method: String, target: [UInt8], body: [UInt8], headerNames: [String], headers: HeaderValues,
@@ -74,7 +74,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The value of a header listed in the daemon's configuration (case-insensitive).
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         guard headers.found > 0 else { return nil }
         for k in headerNames.indices where Self.equalsIgnoringASCIICase(headerNames[k], name) { return header(at: k) }
         return nil
@@ -82,13 +82,13 @@ public struct HTTPRequest: Sendable {
 
     /// The value of the header at `index` in ``HTTPDaemon/Configuration/requestHeaders``:
     /// what ``header(_:)`` finds, without comparing names.
-    public func header(at index: Int) -> String? {
+    package func header(at index: Int) -> String? {
         headers[index].map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The bytes of the header at `index`, as sent: what ``header(at:)`` decodes, for a
     /// handler that compares them without making a String.
-    public func headerBytes(at index: Int) -> ArraySlice<UInt8>? {
+    package func headerBytes(at index: Int) -> ArraySlice<UInt8>? {
         headers[index]
     }
 
@@ -105,10 +105,10 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The path part of the target, before `?`.
-    public var path: ArraySlice<UInt8> { target[..<questionMark] }
+    package var path: ArraySlice<UInt8> { target[..<questionMark] }
 
     /// The query part of the target, after `?` (empty when none).
-    public var query: ArraySlice<UInt8> {
+    package var query: ArraySlice<UInt8> {
         questionMark < target.endIndex ? target[(questionMark + 1)...] : []
     }
 }

@@ -1,6 +1,6 @@
 /// A response to queue: status, headers and a body.
-public struct HTTPResponse: Sendable {
-    public enum Body: Sendable {
+package struct HTTPResponse: Sendable {
+    package enum Body: Sendable {
         case bytes([UInt8])
         /// A response built once and queued many times (the manifest of a version); the
         /// response's `headers`, usually none, are added to the prepared ones.
@@ -13,17 +13,17 @@ public struct HTTPResponse: Sendable {
         case held(HeldRequest)
     }
 
-    public var status: Int
-    public var headers: [(String, String)]
-    public var body: Body
+    package var status: Int
+    package var headers: [(String, String)]
+    package var body: Body
     /// Called once the request is over: its answer sent, or its connection gone. (For a
     /// held request, give it to the answer.)
-    public var onCompleted: (@Sendable () -> Void)?
+    package var onCompleted: (@Sendable () -> Void)?
     /// Seconds the client may leave the answer unread before the connection is dropped
     /// (and with it what the answer holds), in place of the daemon's inactivity timeout.
-    public var sendTimeoutSeconds: Int?
+    package var sendTimeoutSeconds: Int?
 
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+    package init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = .bytes(body)
@@ -31,20 +31,20 @@ public struct HTTPResponse: Sendable {
 
     /// A prepared response, with `headers` added for this request only (its body is
     /// shared, not copied).
-    public init(status: Int, prepared: PreparedResponse, headers: [(String, String)] = []) {
+    package init(status: Int, prepared: PreparedResponse, headers: [(String, String)] = []) {
         self.status = status
         self.headers = headers
         self.body = .prepared(prepared)
     }
 
-    public init(status: Int, headers: [(String, String)], stream: EventStream) {
+    package init(status: Int, headers: [(String, String)], stream: EventStream) {
         self.status = status
         self.headers = headers
         self.body = .stream(stream)
     }
 
     /// Parks the request until `request` is woken; its answer decides status and headers.
-    public static func held(_ request: HeldRequest) -> HTTPResponse {
+    package static func held(_ request: HeldRequest) -> HTTPResponse {
         HTTPResponse(status: 0, headers: [], body: .held(request))
     }
 

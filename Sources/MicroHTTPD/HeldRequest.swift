@@ -17,9 +17,9 @@ import SystemSupport
 /// waiters.append(held)   // someone calls held.wake() later
 /// return .held(held)
 /// ```
-public final class HeldRequest: Sendable {
+package final class HeldRequest: Sendable {
     /// Why a held request is being answered.
-    public enum Wake: Sendable, Equatable {
+    package enum Wake: Sendable, Equatable {
         /// ``HeldRequest/wake()`` was called.
         case woken
         /// The deadline passed.
@@ -30,7 +30,7 @@ public final class HeldRequest: Sendable {
         case stopping
     }
 
-    public let deadline: ContinuousClock.Instant
+    package let deadline: ContinuousClock.Instant
     let answer: @Sendable (Wake) -> HTTPResponse
 
     private enum State: Sendable {
@@ -43,14 +43,14 @@ public final class HeldRequest: Sendable {
 
     private let state = Locked(State.waiting)
 
-    public init(until deadline: ContinuousClock.Instant, answer: @escaping @Sendable (Wake) -> HTTPResponse) {
+    package init(until deadline: ContinuousClock.Instant, answer: @escaping @Sendable (Wake) -> HTTPResponse) {
         self.deadline = deadline
         self.answer = answer
     }
 
     /// Answers the request as soon as its connection's thread can; calls after the first
     /// wake-up (of any kind) do nothing. Safe from any thread, at any time.
-    public func wake() { fire(.woken) }
+    package func wake() { fire(.woken) }
 
     /// Why it is being answered; nil while it waits.
     var reason: Wake? {

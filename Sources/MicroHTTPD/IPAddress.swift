@@ -1,39 +1,39 @@
 /// An IPv4 or IPv6 address as 128 bits, an IPv4 address as its IPv4-mapped IPv6 form
 /// (`::ffff:192.0.2.1`), so that one comparison serves both families. Parsed from text
 /// without a C call (header values are arbitrary bytes) and printed as RFC 5952 says.
-public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
+package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// The address's first and last 64 bits.
-    public let high: UInt64
-    public let low: UInt64
+    package let high: UInt64
+    package let low: UInt64
 
-    public init(high: UInt64, low: UInt64) {
+    package init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
 
     /// An IPv4 address from its 32 bits.
-    public init(ipv4 bits: UInt32) {
+    package init(ipv4 bits: UInt32) {
         self.init(high: 0, low: 0xFFFF_0000_0000 | UInt64(bits))
     }
 
     /// The unspecified address (`::`): a peer of no IP family.
-    public static let unspecified = IPAddress(high: 0, low: 0)
+    package static let unspecified = IPAddress(high: 0, low: 0)
 
-    public var isIPv4: Bool { high == 0 && low >> 32 == 0xFFFF }
+    package var isIPv4: Bool { high == 0 && low >> 32 == 0xFFFF }
 
     /// The block of addresses one holder gets whole, which shares are kept by: the /24 of
     /// an IPv4 address, the /64 of an IPv6 one.
-    public var block: ClientBlock {
+    package var block: ClientBlock {
         isIPv4 ? ClientBlock(prefix: (low & 0xFFFF_FFFF) >> 8, v6: false) : ClientBlock(prefix: high, v6: true)
     }
 
     /// `192.0.2.1` or `2001:db8::1`, nil when `text` is neither (a zone, a port, spaces
     /// and leading zeros in IPv4 are refused).
-    public init?(_ text: some StringProtocol) {
+    package init?(_ text: some StringProtocol) {
         self.init(bytes: ArraySlice(text.utf8))
     }
 
-    public init?(bytes: ArraySlice<UInt8>) {
+    package init?(bytes: ArraySlice<UInt8>) {
         if bytes.contains(UInt8(ascii: ":")) {
             guard let (high, low) = Self.parseIPv6(bytes) else { return nil }
             self.init(high: high, low: low)
@@ -119,7 +119,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// `192.0.2.1` for an IPv4 address; RFC 5952 for IPv6: lowercase, no leading zeros,
     /// the longest run of two or more zero groups (the first of equals) as `::`.
-    public var description: String {
+    package var description: String {
         if isIPv4 {
             let v4 = UInt32(truncatingIfNeeded: low)
             return "\(v4 >> 24).\(v4 >> 16 & 0xFF).\(v4 >> 8 & 0xFF).\(v4 & 0xFF)"
@@ -143,12 +143,12 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
 /// The block of addresses a client's shares are counted by (``IPAddress/block``): the
 /// /24 of an IPv4 address, the /64 of an IPv6 one.
-public struct ClientBlock: Hashable, Sendable, CustomStringConvertible {
-    public let prefix: UInt64
-    public let v6: Bool
+package struct ClientBlock: Hashable, Sendable, CustomStringConvertible {
+    package let prefix: UInt64
+    package let v6: Bool
 
     /// `192.0.2.0/24` or `2001:db8:0:1::/64`.
-    public var description: String {
+    package var description: String {
         v6 ? "\(IPAddress(high: prefix, low: 0))/64" : "\(IPAddress(ipv4: UInt32(truncatingIfNeeded: prefix << 8)))/24"
     }
 }
@@ -156,8 +156,8 @@ public struct ClientBlock: Hashable, Sendable, CustomStringConvertible {
 /// A range of addresses in CIDR notation (`10.0.0.0/8`, `fd00::/8`, `192.0.2.1` for one
 /// address). An IPv4 range holds the IPv4-mapped IPv6 addresses of the same range, so a
 /// dual-stack socket's peers match it too.
-public struct AddressRange: Hashable, Sendable, CustomStringConvertible {
-    public let address: IPAddress
+package struct AddressRange: Hashable, Sendable, CustomStringConvertible {
+    package let address: IPAddress
     /// Bits of the prefix, counted in the IPv6 form (an IPv4 `/8` is 104).
     private let bits: Int
     private let maskHigh: UInt64
@@ -165,7 +165,7 @@ public struct AddressRange: Hashable, Sendable, CustomStringConvertible {
 
     /// Nil when `text` is not an address with an optional `/length` within its family's.
     /// Bits past the prefix are ignored (`10.1.2.3/8` is `10.0.0.0/8`).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let parsed = IPAddress(parts[0]) else { return nil }
         // The family as written: `::ffff:0:0/96` is an IPv6 range.
@@ -183,11 +183,11 @@ public struct AddressRange: Hashable, Sendable, CustomStringConvertible {
         address = IPAddress(high: parsed.high & maskHigh, low: parsed.low & maskLow)
     }
 
-    public func contains(_ candidate: IPAddress) -> Bool {
+    package func contains(_ candidate: IPAddress) -> Bool {
         candidate.high & maskHigh == address.high && candidate.low & maskLow == address.low
     }
 
-    public var description: String { "\(address)/\(address.isIPv4 && bits >= 96 ? bits - 96 : bits)" }
+    package var description: String { "\(address)/\(address.isIPv4 && bits >= 96 ? bits - 96 : bits)" }
 }
 
 enum ASCIIHex {

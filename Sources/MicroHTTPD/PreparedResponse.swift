@@ -8,13 +8,13 @@ import CMicroHTTPD
 /// A request that needs one more header (`Preference-Applied` on a held poll's answer)
 /// gets a response object of its own over the same body bytes: headers are per object in
 /// libmicrohttpd, and the body, 2 MB for a 10,000-route manifest, is never copied again.
-public final class PreparedResponse: Sendable {
+package final class PreparedResponse: Sendable {
     /// `struct MHD_Response *`; never mutated after `init`, released in `deinit`.
     nonisolated(unsafe) let response: OpaquePointer
     let body: SharedBody
     let headers: [(String, String)]
 
-    public init?(body: [UInt8], headers: [(String, String)]) {
+    package init?(body: [UInt8], headers: [(String, String)]) {
         let shared = SharedBody(body)
         guard let response = shared.response(headers: headers) else { return nil }
         self.response = response
@@ -23,7 +23,7 @@ public final class PreparedResponse: Sendable {
     }
 
     /// `base` with `extra` headers added, sharing its body bytes.
-    public init?(_ base: PreparedResponse, adding extra: [(String, String)]) {
+    package init?(_ base: PreparedResponse, adding extra: [(String, String)]) {
         guard let response = base.response(adding: extra) else { return nil }
         self.response = response
         self.body = base.body

@@ -1,8 +1,8 @@
 /// A request the daemon refused, or a connection it cut, before any handler saw it: what
 /// ``HTTPDaemon/Configuration/onRefusal`` is told, so that the access log and `/metrics`
 /// have every answer, not only the handler's.
-public struct Refusal: Sendable {
-    public enum Reason: String, Sendable, CaseIterable {
+package struct Refusal: Sendable {
+    package enum Reason: String, Sendable, CaseIterable {
         /// 400: framing a request could be smuggled through, or a field libmicrohttpd
         /// would misread.
         case malformed
@@ -26,16 +26,16 @@ public struct Refusal: Sendable {
         case libmicrohttpd
     }
 
-    public let reason: Reason
+    package let reason: Reason
     /// The status sent; 0 when the connection was cut without an answer or libmicrohttpd
     /// answered.
-    public let status: Int
+    package let status: Int
     /// The client it counts for, and the trusted proxy it came through.
-    public let client: IPAddress
-    public let proxy: IPAddress?
+    package let client: IPAddress
+    package let proxy: IPAddress?
     /// The method and target when the request line was read.
-    public let method: String?
-    public let target: String?
+    package let method: String?
+    package let target: String?
 
     init(_ reason: Reason, status: Int, client: IPAddress, proxy: IPAddress? = nil, method: String? = nil, target: String? = nil) {
         self.reason = reason

@@ -12,17 +12,17 @@
 /// decoded.append(contentsOf: bytes)
 /// scratch.give(decoded)                // kept for the next request
 /// ```
-public struct ScratchBuffers: Sendable {
+package struct ScratchBuffers: Sendable {
     private var first: [UInt8] = []
     private var second: [UInt8] = []
 
     /// The largest capacity kept for the next request.
-    public static let keptCapacity = 1024
+    package static let keptCapacity = 1024
 
-    public init() {}
+    package init() {}
 
     /// An empty array, with the capacity of one given back earlier when there is one.
-    public mutating func take() -> [UInt8] {
+    package mutating func take() -> [UInt8] {
         var taken: [UInt8] = []
         if first.capacity > 0 {
             swap(&taken, &first)
@@ -34,7 +34,7 @@ public struct ScratchBuffers: Sendable {
 
     /// Keeps `bytes`, emptied, for a later ``take()``: the caller holds no other copy of it
     /// (one still shared would be copied when emptied, which is no saving).
-    public mutating func give(_ bytes: consuming [UInt8]) {
+    package mutating func give(_ bytes: consuming [UInt8]) {
         guard bytes.capacity > 0, bytes.capacity <= Self.keptCapacity else { return }
         // Emptied where it was given, not in a copy: a copy, as an unoptimized build makes
         // of a `var`, would be shared, and emptying a shared array allocates a new one.

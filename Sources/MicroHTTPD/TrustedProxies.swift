@@ -11,13 +11,13 @@
 /// trusted one, the leftmost is the client (nginx does the same). A `for=` that names no
 /// address (`unknown`, or an obfuscated `_identifier`) has no block to count by: the
 /// peer is then the client. A peer that is not trusted is never asked.
-public struct TrustedProxies: Sendable, Equatable {
-    public let ranges: [AddressRange]
+package struct TrustedProxies: Sendable, Equatable {
+    package let ranges: [AddressRange]
 
-    public init(_ ranges: [AddressRange] = []) { self.ranges = ranges }
+    package init(_ ranges: [AddressRange] = []) { self.ranges = ranges }
 
     /// Parses `10.0.0.0/8`-style ranges; the first that is not one is thrown back.
-    public init(parsing texts: [String]) throws(InvalidRange) {
+    package init(parsing texts: [String]) throws(InvalidRange) {
         var ranges: [AddressRange] = []
         for text in texts {
             let trimmed = text.trimmingASCIISpaces()
@@ -27,23 +27,23 @@ public struct TrustedProxies: Sendable, Equatable {
         self.init(ranges)
     }
 
-    public struct InvalidRange: Error, Sendable, Equatable, CustomStringConvertible {
-        public let text: String
-        public var description: String {
+    package struct InvalidRange: Error, Sendable, Equatable, CustomStringConvertible {
+        package let text: String
+        package var description: String {
             "'\(text)' is not an address range: write an IPv4 or IPv6 address with an optional prefix length (10.0.0.0/8, fd00::/8, 0.0.0.0/0)"
         }
     }
 
-    public var isEmpty: Bool { ranges.isEmpty }
+    package var isEmpty: Bool { ranges.isEmpty }
 
-    public func contains(_ address: IPAddress) -> Bool {
+    package func contains(_ address: IPAddress) -> Bool {
         for range in ranges where range.contains(address) { return true }
         return false
     }
 
     /// The client of a request that `peer`, a trusted proxy, sent with these header values
     /// (each header's lines joined by commas, nil when absent).
-    public func client(peer: IPAddress, forwarded: ArraySlice<UInt8>?, xForwardedFor: ArraySlice<UInt8>?) -> IPAddress {
+    package func client(peer: IPAddress, forwarded: ArraySlice<UInt8>?, xForwardedFor: ArraySlice<UInt8>?) -> IPAddress {
         if let forwarded, let nodes = Self.forwardedFor(forwarded) {
             if !nodes.isEmpty { return choose(nodes) ?? peer }
         } else if forwarded != nil {

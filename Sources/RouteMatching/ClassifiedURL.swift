@@ -1,27 +1,27 @@
 /// A URL the app owns, normalized and split (docs/manifest.md).
-public struct InternalURL: Sendable, Equatable {
+package struct InternalURL: Sendable, Equatable {
     /// The normalized host key (`artsy.net`, `localhost:8080`), or nil for a path-only or
     /// app-scheme URL: host-restricted routes never apply to those.
-    public var host: String?
+    package var host: String?
     /// Path segments: dot segments removed, empty ones dropped, each percent-decoded once.
-    public var segmentBuffer: SegmentBuffer
+    package var segmentBuffer: SegmentBuffer
     /// Query items in order of appearance, form-decoded; empty keys skipped.
-    public var query: [(key: String, value: String)]
+    package var query: [(key: String, value: String)]
     /// The decoded fragment, present whenever the URL has `#`.
-    public var fragment: String? {
+    package var fragment: String? {
         get { fragmentBytes.map { String(decoding: $0, as: UTF8.self) } }
         set { fragmentBytes = newValue.map { Array($0.utf8) } }
     }
     /// The decoded fragment's UTF-8 bytes. Bytes rather than a String, eight bytes to a
     /// String's sixteen: an InternalURL larger than 56 bytes is copied (a retain and
     /// release of each of its references) where it can otherwise be moved.
-    public var fragmentBytes: [UInt8]?
+    package var fragmentBytes: [UInt8]?
 
-    public init(host: String?, segments: [String], query: [(key: String, value: String)] = [], fragment: String? = nil) {
+    package init(host: String?, segments: [String], query: [(key: String, value: String)] = [], fragment: String? = nil) {
         self.init(host: host, segmentBuffer: SegmentBuffer(segments), query: query, fragment: fragment)
     }
 
-    public init(host: String?, segmentBuffer: SegmentBuffer, query: [(key: String, value: String)] = [], fragment: String? = nil) {
+    package init(host: String?, segmentBuffer: SegmentBuffer, query: [(key: String, value: String)] = [], fragment: String? = nil) {
         self.host = host
         self.segmentBuffer = segmentBuffer
         self.query = query
@@ -37,12 +37,12 @@ public struct InternalURL: Sendable, Equatable {
     }
 
     /// The path segments as text.
-    public var segments: [String] { segmentBuffer.strings }
+    package var segments: [String] { segmentBuffer.strings }
 
     /// The normalized path, segments re-joined with `/`. Whatever would not read back as
     /// the same segment is percent-encoded (`/`, `%`, `?`, `#`, `\`, spaces and control
     /// characters), so the path classifies again to these segments.
-    public var path: String {
+    package var path: String {
         if segments.isEmpty { return "/" }
         var out = ""
         for segment in segments {
@@ -63,14 +63,14 @@ public struct InternalURL: Sendable, Equatable {
         return out
     }
 
-    public static func == (lhs: InternalURL, rhs: InternalURL) -> Bool {
+    package static func == (lhs: InternalURL, rhs: InternalURL) -> Bool {
         lhs.host == rhs.host && lhs.segmentBuffer == rhs.segmentBuffer && lhs.fragmentBytes == rhs.fragmentBytes
             && lhs.query.map(\.key) == rhs.query.map(\.key) && lhs.query.map(\.value) == rhs.query.map(\.value)
     }
 }
 
 /// What a URL is to the app (docs/manifest.md).
-public enum ClassifiedURL: Sendable, Equatable {
+package enum ClassifiedURL: Sendable, Equatable {
     case `internal`(InternalURL)
     case external
     case rejected(URLRejection)

@@ -1,10 +1,10 @@
 /// Host normalization shared by URLs and the manifest's `hosts` list (docs/manifest.md,
 /// "Hosts"): lowercase, one `www.` and trailing dots stripped, IDNA for non-ASCII,
 /// IPv6 literals bracketed, default ports dropped, other ports kept as numbers.
-public enum HostName {
+package enum HostName {
     /// The comparison key of a host and port, e.g. `artsy.net` or `localhost:8080`.
     /// `defaultPorts` are the ports that count as no port (80/443 for http(s)).
-    public static func key(host: ArraySlice<UInt8>, port: ArraySlice<UInt8>?, defaultPorts: [Int] = [80, 443]) -> Result<String, URLRejection> {
+    package static func key(host: ArraySlice<UInt8>, port: ArraySlice<UInt8>?, defaultPorts: [Int] = [80, 443]) -> Result<String, URLRejection> {
         let name: String
         switch normalizedName(host) {
         case .success(let n): name = n
@@ -21,7 +21,7 @@ public enum HostName {
     }
 
     /// The key of a host as written in the manifest (`artsy.net`, `localhost:8080`).
-    public static func key(listed: String) -> Result<String, URLRejection> {
+    package static func key(listed: String) -> Result<String, URLRejection> {
         let bytes = Array(listed.utf8)
         if bytes.first == UInt8(ascii: "[") {
             guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return .failure(.invalidHost) }

@@ -1,6 +1,6 @@
 /// The declared type of a param (docs/manifest.md `params`). Every type but `string` is
 /// "typed" and ranks above `string` in precedence.
-public enum ParamType: Sendable, Hashable, CustomStringConvertible {
+package enum ParamType: Sendable, Hashable, CustomStringConvertible {
     case string
     /// `-?[0-9]+` within ±(2^53−1); converted to a JSON number.
     case int
@@ -15,10 +15,10 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
     case regex(SafeRegex)
 
     /// The largest magnitude an `int` may have: 2^53 − 1.
-    public static let maxSafeInteger: Int64 = 9_007_199_254_740_991
+    package static let maxSafeInteger: Int64 = 9_007_199_254_740_991
 
     /// The type's name as written in manifests.
-    public var name: String {
+    package var name: String {
         switch self {
         case .string: return "string"
         case .int: return "int"
@@ -29,7 +29,7 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .enumeration(let values): return "enum(\(values.joined(separator: "|")))"
         case .regex(let r): return "regex(\(r.pattern))"
@@ -38,17 +38,17 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether this type ranks as a typed param (above `string`).
-    public var isTyped: Bool {
+    package var isTyped: Bool {
         if case .string = self { return false }
         return true
     }
 
     /// Whether `value` is of this type.
-    public func accepts(_ value: String) -> Bool { value.withUTF8Span { accepts($0) { value } } }
+    package func accepts(_ value: String) -> Bool { value.withUTF8Span { accepts($0) { value } } }
 
     /// Whether the UTF-8 `value` is of this type (the matcher's form: no String made
     /// but for a regex).
-    public func accepts(_ value: ArraySlice<UInt8>) -> Bool { accepts(value.span) { String(decoding: value, as: UTF8.self) } }
+    package func accepts(_ value: ArraySlice<UInt8>) -> Bool { accepts(value.span) { String(decoding: value, as: UTF8.self) } }
 
     /// Whether the UTF-8 `value` is of this type; `text` is the same value as a String,
     /// asked for by a regex only. Read over a span, as every check here is, never a
@@ -66,7 +66,7 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value of an `int` param, or nil when it is not one.
-    public static func intValue(_ text: String) -> Int64? { text.withUTF8Span { intValue($0) } }
+    package static func intValue(_ text: String) -> Int64? { text.withUTF8Span { intValue($0) } }
 
     /// The value of an `int` param given as UTF-8.
     package static func intValue(_ text: ArraySlice<UInt8>) -> Int64? { intValue(text.span) }
@@ -116,7 +116,7 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether no value is of both types (docs/manifest.md: typed params overlap unless provably
     /// disjoint; a regex overlaps every other typed param).
-    public func isDisjoint(from other: ParamType) -> Bool {
+    package func isDisjoint(from other: ParamType) -> Bool {
         switch (self, other) {
         case (.string, _), (_, .string): return false
         case (.regex, _), (_, .regex): return false
@@ -130,7 +130,7 @@ public enum ParamType: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether every value of `other` is also a value of this type (so a route with this
     /// type at a position accepts whatever one with `other` accepts).
-    public func covers(_ other: ParamType) -> Bool {
+    package func covers(_ other: ParamType) -> Bool {
         switch (self, other) {
         case (.string, _): return true
         case (.enumeration(let a), .enumeration(let b)): return Set(b).isSubset(of: a)

@@ -1,5 +1,5 @@
 /// One segment of a route pattern: a literal, a named param, or a trailing wildcard.
-public enum PatternSegment: Sendable, Hashable, CustomStringConvertible {
+package enum PatternSegment: Sendable, Hashable, CustomStringConvertible {
     /// A literal, percent-decoded once (`%61bout` is `about`).
     case literal(String)
     /// `:name`: one whole segment.
@@ -9,7 +9,7 @@ public enum PatternSegment: Sendable, Hashable, CustomStringConvertible {
     case wildcard(String)
 
     /// The param name bound by this segment, if any.
-    public var paramName: String? {
+    package var paramName: String? {
         switch self {
         case .literal: return nil
         case .param(let name), .wildcard(let name): return name
@@ -17,7 +17,7 @@ public enum PatternSegment: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The segment as written in a pattern.
-    public var description: String {
+    package var description: String {
         switch self {
         case .literal(let text):
             var out = ""

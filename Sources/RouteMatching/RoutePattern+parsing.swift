@@ -1,5 +1,5 @@
 /// Why a pattern could not be parsed. The manifest turns these into diagnostics.
-public enum PatternError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PatternError: Error, Sendable, Equatable, CustomStringConvertible {
     case empty
     case missingLeadingSlash
     case tooLong
@@ -16,7 +16,7 @@ public enum PatternError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidCharacter(String)
     case invalidPercentEncoding
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: return "pattern is empty"
         case .missingLeadingSlash: return "pattern must start with '/'"
@@ -39,7 +39,7 @@ public enum PatternError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension RoutePattern {
     /// Parses a pattern, throwing the first problem found.
-    public init(parsing text: String) throws(PatternError) {
+    package init(parsing text: String) throws(PatternError) {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= Self.maxLength else { throw .tooLong }

@@ -11,26 +11,26 @@
 /// pattern.expansions.map { "/" + $0.map(\.description).joined(separator: "/") }
 /// // ["/path/:thing/new/next/:other", "/path/:thing/new", "/path/:thing/next/:other", "/path/:thing"]
 /// ```
-public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
+package struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     /// At most this many optional groups in one pattern.
-    public static let maxOptionalGroups = 8
+    package static let maxOptionalGroups = 8
     /// At most this many bytes in one pattern.
-    public static let maxLength = 2048
+    package static let maxLength = 2048
 
     /// A part of a pattern: a required segment or an optional group of segments.
-    public enum Part: Sendable, Hashable {
+    package enum Part: Sendable, Hashable {
         case segment(PatternSegment)
         case optional([PatternSegment])
     }
 
     /// The pattern as written.
-    public let text: String
-    public let parts: [Part]
+    package let text: String
+    package let parts: [Part]
 
-    public var description: String { text }
+    package var description: String { text }
 
     /// Every param name in the pattern, in order.
-    public var paramNames: [String] {
+    package var paramNames: [String] {
         var names: [String] = []
         for part in parts {
             switch part {
@@ -42,14 +42,14 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Names of params outside optional groups, in order: bound by every expansion.
-    public var requiredParamNames: [String] {
+    package var requiredParamNames: [String] {
         var names: [String] = []
         for case .segment(let segment) in parts { if let name = segment.paramName { names.append(name) } }
         return names
     }
 
     /// The number of optional groups.
-    public var optionalGroupCount: Int {
+    package var optionalGroupCount: Int {
         parts.reduce(0) { count, part in
             if case .optional = part { return count + 1 }
             return count
@@ -63,10 +63,10 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     /// own prefixes: `(/a)(/b)` gives `[a, b]`, `[a]`, `[b]`, `[]`. So among expansions of
     /// the same shape the one keeping the earlier groups comes first and wins (docs/manifest.md),
     /// and the first expansion whose params are all bound is the fullest such.
-    public let expansions: [[PatternSegment]]
+    package let expansions: [[PatternSegment]]
 
     /// The optional groups (0-based, in pattern order) kept by each of ``expansions``.
-    public var keptGroups: [[Int]] { Self.subsets(of: optionalGroupCount) }
+    package var keptGroups: [[Int]] { Self.subsets(of: optionalGroupCount) }
 
     /// The subsets of `0..<count` in expansion order.
     static func subsets(of count: Int) -> [[Int]] {
@@ -99,7 +99,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// An expansion as a pattern without groups: `/path/:thing/next/:other`.
-    public static func text(of expansion: [PatternSegment]) -> String {
+    package static func text(of expansion: [PatternSegment]) -> String {
         "/" + expansion.map(\.description).joined(separator: "/")
     }
 }

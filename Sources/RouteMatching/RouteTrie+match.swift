@@ -5,7 +5,7 @@ extension RouteTrie {
     /// `accept` gets each candidate whose shape matches, with the first param that fails
     /// its type (it should refuse those; they are offered so `explain` can say why).
     /// With `pruning`, subtrees whose typed params all fail are skipped unseen.
-    public func match(
+    package func match(
         _ segments: [String],
         pruning: Bool = true,
         accept: (Int, TypeFailure?) -> Bool
@@ -14,7 +14,7 @@ extension RouteTrie {
     }
 
     /// ``match(_:pruning:accept:)`` on segments as bytes, as URLs are classified.
-    public func match(
+    package func match(
         _ path: SegmentBuffer,
         pruning: Bool = true,
         accept: (Int, TypeFailure?) -> Bool

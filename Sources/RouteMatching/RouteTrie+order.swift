@@ -2,7 +2,7 @@ extension RouteTrie {
     /// Every candidate in the order precedence tries them: at each node the routes
     /// ending there, then literal children (by key), the typed child, the string child,
     /// and last the wildcards starting there.
-    public var candidatesInPrecedenceOrder: [Int] {
+    package var candidatesInPrecedenceOrder: [Int] {
         var out: [Int] = []
         out.reserveCapacity(candidates.count)
         var stack: [(node: Int, wildcardsOnly: Bool)] = [(0, false)]

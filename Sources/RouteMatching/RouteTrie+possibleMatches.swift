@@ -2,7 +2,7 @@ extension RouteTrie {
     /// The candidates a path of the shape `pattern` could reach, in precedence order,
     /// each with whether it certainly matches (`false` when a param of unknown value
     /// meets a literal or a typed param). Used to check redirect targets at load.
-    public func possibleMatches(_ pattern: [PatternSegment]) -> [(candidate: Int, certain: Bool)] {
+    package func possibleMatches(_ pattern: [PatternSegment]) -> [(candidate: Int, certain: Bool)] {
         var out: [(Int, Bool)] = []
         walk(0, pattern[...], certain: true, &out)
         return out

@@ -16,23 +16,23 @@
 /// trie.match(["artist", "banksy"]) { candidate, failure in failure == nil }
 /// trie.match(url.segmentBuffer) { candidate, failure in failure == nil }
 /// ```
-public struct RouteTrie: Sendable {
+package struct RouteTrie: Sendable {
     /// A param that failed its type, reported with a refused candidate. Holds the
     /// candidate and the param's depth, and reads the name and type from them when asked:
     /// an optional failure passed with every candidate tried is then a reference and an
     /// integer, not a String and a ParamType destroyed through generic value witnesses.
-    public struct TypeFailure: Sendable, Equatable {
+    package struct TypeFailure: Sendable, Equatable {
         let candidate: RouteCandidate
         let depth: Int
 
-        public var param: String { candidate.segments[depth].param?.name ?? "" }
-        public var type: ParamType { candidate.segments[depth].param?.type ?? .string }
+        package var param: String { candidate.segments[depth].param?.name ?? "" }
+        package var type: ParamType { candidate.segments[depth].param?.type ?? .string }
 
-        public static func == (a: TypeFailure, b: TypeFailure) -> Bool { a.param == b.param && a.type == b.type }
+        package static func == (a: TypeFailure, b: TypeFailure) -> Bool { a.param == b.param && a.type == b.type }
     }
 
-    public let candidates: [RouteCandidate]
-    public let caseSensitive: Bool
+    package let candidates: [RouteCandidate]
+    package let caseSensitive: Bool
 
     /// Everything a visit to a node reads besides its literal edges, packed together:
     /// one cache line per node visited rather than one per array, which is what a
@@ -76,7 +76,7 @@ public struct RouteTrie: Sendable {
         let keyEnd: Int32
     }
 
-    public init(candidates: [RouteCandidate], caseSensitive: Bool) {
+    package init(candidates: [RouteCandidate], caseSensitive: Bool) {
         var builder = Builder()
         for (index, candidate) in candidates.enumerated() { builder.insert(candidate, at: Int32(index)) }
         var nodes = builder.nodes
@@ -275,12 +275,12 @@ public struct RouteTrie: Sendable {
 
     /// Groups of candidate indices of the same shape (same node), each in priority
     /// order: where ambiguity and shadowing are looked for.
-    public var shapeGroups: [[Int]] {
+    package var shapeGroups: [[Int]] {
         (nodes.indices.map(terminals) + nodes.indices.map(wildcards)).filter { $0.count > 1 }.map { $0.map { Int($0) } }
     }
 
     /// Number of nodes, for diagnostics and benchmarks.
-    public var nodeCount: Int { nodes.count }
+    package var nodeCount: Int { nodes.count }
 
     /// The trie as it grows, one candidate at a time: its nodes, its literal edges already
     /// in the open-addressing table the product looks them up in, and what ends at each

@@ -14,10 +14,10 @@
 /// path.string(1)    // "a/b"
 /// path.tailString(0) // "artist/a/b"
 /// ```
-public struct SegmentBuffer: Sendable, Equatable {
+package struct SegmentBuffer: Sendable, Equatable {
     /// The segments joined with `/`, possibly inside a larger array (the URL's): read
     /// them through ``range(_:)`` and ``tail(_:)``, never whole.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// Where each segment starts in `bytes`, then one past the end of the last one (where
     /// a next segment would start after its `/`): segment `k` is `bounds[k]..<bounds[k + 1] - 1`.
     /// Empty when there are no segments, or when they are held in `packed`. (No field for
@@ -29,9 +29,9 @@ public struct SegmentBuffer: Sendable, Equatable {
     /// held so (``init(bytes:bounds:)``); a buffer is moved to `bounds` before it changes.
     private var packed: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
-    public init(_ segments: [String]) {
+    package init(_ segments: [String]) {
         bounds.reserveCapacity(segments.count + 1)
         for segment in segments { appendSegment(segment) }
     }
@@ -93,27 +93,27 @@ public struct SegmentBuffer: Sendable, Equatable {
         bounds = all
     }
 
-    public init(capacity: Int, segments: Int) {
+    package init(capacity: Int, segments: Int) {
         bytes.reserveCapacity(capacity)
         bounds.reserveCapacity(segments + 1)
     }
 
     /// The same segments: equal whether each is read in place or from a buffer of its own.
-    public static func == (lhs: SegmentBuffer, rhs: SegmentBuffer) -> Bool {
+    package static func == (lhs: SegmentBuffer, rhs: SegmentBuffer) -> Bool {
         guard lhs.count == rhs.count else { return false }
         for k in 0..<lhs.count where !lhs.bytes[lhs.range(k)].elementsEqual(rhs.bytes[rhs.range(k)]) { return false }
         return true
     }
 
-    public var count: Int { packed == 0 ? Swift.max(bounds.count - 1, 0) : Int(truncatingIfNeeded: packed &>> 56) &- 1 }
-    public var isEmpty: Bool { packed == 0 && bounds.isEmpty }
+    package var count: Int { packed == 0 ? Swift.max(bounds.count - 1, 0) : Int(truncatingIfNeeded: packed &>> 56) &- 1 }
+    package var isEmpty: Bool { packed == 0 && bounds.isEmpty }
 
     /// Where the last segment ends.
     @inline(__always)
     private var end: Int { isEmpty ? 0 : bound(boundCount - 1) - 1 }
 
     @inline(__always)
-    public func range(_ k: Int) -> Range<Int> {
+    package func range(_ k: Int) -> Range<Int> {
         if packed == 0 { return bounds[k]..<bounds[k + 1] - 1 }
         // Both bounds from one shift, checked once.
         precondition(UInt(bitPattern: k) &+ 1 < UInt(packed &>> 56), "segment out of range")
@@ -123,15 +123,15 @@ public struct SegmentBuffer: Sendable, Equatable {
 
     /// Segments `k...` with the `/` between them.
     @inline(__always)
-    public func tail(_ k: Int) -> Range<Int> { (k < count ? bound(k) : end)..<end }
+    package func tail(_ k: Int) -> Range<Int> { (k < count ? bound(k) : end)..<end }
 
     /// Segment `k` as text (the buffer holds UTF-8 only: see ``URLScope``).
-    public func string(_ k: Int) -> String { String(decoding: bytes[range(k)], as: UTF8.self) }
+    package func string(_ k: Int) -> String { String(decoding: bytes[range(k)], as: UTF8.self) }
 
     /// Segments `k...` joined with `/`, as a wildcard binds them.
-    public func tailString(_ k: Int) -> String { String(decoding: bytes[tail(k)], as: UTF8.self) }
+    package func tailString(_ k: Int) -> String { String(decoding: bytes[tail(k)], as: UTF8.self) }
 
-    public var strings: [String] { (0..<count).map(string) }
+    package var strings: [String] { (0..<count).map(string) }
 
     /// Starts a new, empty segment; append its bytes next. A buffer read in place
     /// takes its segments into a buffer of its own first.
@@ -168,13 +168,13 @@ public struct SegmentBuffer: Sendable, Equatable {
     }
 
     /// Appends `text` as a new segment.
-    public mutating func appendSegment(_ text: String) {
+    package mutating func appendSegment(_ text: String) {
         beginSegment()
         append(contentsOf: text.utf8)
     }
 
     /// Appends segment `k` of `other` as a new segment.
-    public mutating func appendSegment(_ k: Int, of other: SegmentBuffer) {
+    package mutating func appendSegment(_ k: Int, of other: SegmentBuffer) {
         beginSegment()
         append(contentsOf: other.bytes[other.range(k)])
     }

@@ -1,5 +1,5 @@
 /// A pattern segment compiled with its param type: what the trie stores per depth.
-public enum SegmentMatcher: Sendable, Hashable {
+package enum SegmentMatcher: Sendable, Hashable {
     /// A literal; `key` is lowercased when literals compare case-insensitively.
     case literal(key: String)
     case param(name: String, type: ParamType)
@@ -15,7 +15,7 @@ public enum SegmentMatcher: Sendable, Hashable {
     }
 
     /// The param's or wildcard's name and type; nil for a literal.
-    public var param: (name: String, type: ParamType)? {
+    package var param: (name: String, type: ParamType)? {
         switch self {
         case .literal: return nil
         case .param(let name, let type), .wildcard(let name, let type): return (name, type)
@@ -23,7 +23,7 @@ public enum SegmentMatcher: Sendable, Hashable {
     }
 
     /// The precedence rank of the segment kind: lower wins (docs/manifest.md "Precedence").
-    public var rank: Int {
+    package var rank: Int {
         switch self {
         case .literal: return 0
         case .param(_, let type): return type.isTyped ? 1 : 2

@@ -1,6 +1,6 @@
 /// Why a URL was refused outright (status `rejected`): each reason's text is the result's
 /// `reason`, and docs/manifest.md lists every one (a test holds the doc to `allCases`).
-public enum URLRejection: String, Error, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+package enum URLRejection: String, Error, Sendable, Equatable, CaseIterable, CustomStringConvertible {
     case tooLong = "longer than 8192 bytes"
     case controlCharacter = "control character"
     case whitespace = "whitespace"
@@ -15,5 +15,5 @@ public enum URLRejection: String, Error, Sendable, Equatable, CaseIterable, Cust
     case ambiguousSlashes = "three or more slashes before the host"
 
     /// The reason as written in results.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

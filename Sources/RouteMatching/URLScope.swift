@@ -7,16 +7,16 @@
 /// scope.classify("https://www.artsy.net/artist/a%2Fb")
 /// // .internal(InternalURL(host: "artsy.net", segments: ["artist", "a/b"]))
 /// ```
-public struct URLScope: Sendable {
+package struct URLScope: Sendable {
     /// Inputs longer than this many bytes are rejected.
-    public static let maxLength = 8192
+    package static let maxLength = 8192
     /// Schemes that are never followed, nor listed as app schemes.
-    public static let unsafeSchemes: Set<String> = ["javascript", "data", "vbscript", "file"]
+    package static let unsafeSchemes: Set<String> = ["javascript", "data", "vbscript", "file"]
 
     /// Normalized host keys (see ``HostName``).
-    public let hosts: Set<String>
+    package let hosts: Set<String>
     /// Lowercased app schemes.
-    public let schemes: Set<String>
+    package let schemes: Set<String>
 
     /// The hosts as a list, with their UTF-8, when there are few (most manifests list two
     /// to five): comparing a handful of short strings costs less than hashing one.
@@ -26,7 +26,7 @@ public struct URLScope: Sendable {
     /// The UTF-8 of ``unsafeSchemes``.
     private static let unsafeSchemeBytes = unsafeSchemes.map { Array($0.utf8) }
 
-    public init(hosts: Set<String>, schemes: Set<String>) {
+    package init(hosts: Set<String>, schemes: Set<String>) {
         self.hosts = hosts
         self.schemes = Set(schemes.map { $0.lowercased() })
         self.fewHosts = hosts.count <= 8 ? hosts.map { ($0, Array($0.utf8)) } : nil
@@ -86,11 +86,11 @@ public struct URLScope: Sendable {
         case other
     }
 
-    public func classify(_ input: String) -> ClassifiedURL {
+    package func classify(_ input: String) -> ClassifiedURL {
         classify(Array(input.utf8))
     }
 
-    public func classify(_ input: [UInt8]) -> ClassifiedURL {
+    package func classify(_ input: [UInt8]) -> ClassifiedURL {
         var plain = false
         return classify(input, plain: &plain)
     }

@@ -5,6 +5,6 @@ import CServerSystem
 /// made; `ContinuousClock.now` and `DispatchTime.now()` each add conversions to the
 /// same call).
 @inline(__always)
-public func monotonicNanoseconds() -> UInt64 {
+package func monotonicNanoseconds() -> UInt64 {
     sb_monotonic_nanoseconds()
 }

@@ -16,21 +16,21 @@ import Glibc
 /// let limit = DescriptorLimit.raise()
 /// let http = limit.fitting(HTTPDaemon.Configuration(port: 0))
 /// ```
-public struct DescriptorLimit: Sendable, Equatable {
+package struct DescriptorLimit: Sendable, Equatable {
     /// Descriptors the process may have open (the soft `RLIMIT_NOFILE`).
-    public let descriptors: Int
+    package let descriptors: Int
 
     /// Descriptors kept for everything but client connections: standard streams and
     /// logs, the listening socket, each worker thread's epoll and wake-up descriptors,
     /// the manifest being read, the folder watcher, and a margin.
-    public static func reserved(threads: Int) -> Int { 32 + 3 * max(1, threads) }
+    package static func reserved(threads: Int) -> Int { 32 + 3 * max(1, threads) }
 
-    public init(descriptors: Int) {
+    package init(descriptors: Int) {
         self.descriptors = descriptors
     }
 
     /// The current soft limit, unchanged.
-    public static func current() -> DescriptorLimit {
+    package static func current() -> DescriptorLimit {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return DescriptorLimit(descriptors: 1024) }
         return DescriptorLimit(descriptors: Self.clamp(limit.rlim_cur))
@@ -39,7 +39,7 @@ public struct DescriptorLimit: Sendable, Equatable {
     /// Raises the soft limit to the hard limit (`setrlimit(RLIMIT_NOFILE)`) and returns
     /// the limit in force afterwards; on failure the limit stays as it was.
     @discardableResult
-    public static func raise() -> DescriptorLimit {
+    package static func raise() -> DescriptorLimit {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return current() }
         if limit.rlim_cur < limit.rlim_max {

@@ -7,12 +7,12 @@ import Glibc
 /// Calls `onChange` when anything in a folder changes (inotify): files written,
 /// renamed into place (editors' atomic saves), symlinks swapped (Kubernetes ConfigMap
 /// `..data`), attributes changed. Events are coalesced; the callback runs on `queue`.
-public final class DirectoryWatcher: Sendable {
+package final class DirectoryWatcher: Sendable {
     /// Dispatch sources are thread-safe; `cancel()` may be called from any thread.
     nonisolated(unsafe) private let source: DispatchSourceRead
 
     /// Watches `directory`; nil when inotify is unavailable or the folder cannot be watched.
-    public init?(directory: String, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) {
+    package init?(directory: String, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MODIFY
@@ -34,7 +34,7 @@ public final class DirectoryWatcher: Sendable {
         self.source = source
     }
 
-    public func cancel() {
+    package func cancel() {
         source.cancel()
     }
 

@@ -14,27 +14,27 @@ import Switchboard
 /// renamed over the old file, and the folder is flushed: a crash at any point leaves
 /// either the old file or the new one, never a mixture. A read checks the length and the
 /// digest, so a file damaged another way is refused rather than half-used.
-public struct ManifestCache: Sendable {
+package struct ManifestCache: Sendable {
     /// What a cache file holds.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The manifest's JSON as the server (or the bundle) gave it.
-        public var body: [UInt8]
+        package var body: [UInt8]
         /// The ETag the server sent with it, for `If-None-Match`.
-        public var etag: String
+        package var etag: String
 
-        public init(body: [UInt8], etag: String) {
+        package init(body: [UInt8], etag: String) {
             self.body = body
             self.etag = etag
         }
     }
 
     /// Why a cache file could not be used.
-    public enum ReadError: Error, Sendable, CustomStringConvertible {
+    package enum ReadError: Error, Sendable, CustomStringConvertible {
         case missing
         case unreadable(String)
         case corrupt(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .missing: return "no cache file"
             case .unreadable(let why): return "cannot read the cache file: \(why)"
@@ -45,14 +45,14 @@ public struct ManifestCache: Sendable {
 
     static let magic = "switchboard-client-cache 1"
 
-    public let path: String
+    package let path: String
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
     /// The entry on disk, checked.
-    public func read() throws(ReadError) -> Entry {
+    package func read() throws(ReadError) -> Entry {
         guard FileManager.default.fileExists(atPath: path) else { throw .missing }
         let bytes: [UInt8]
         do {
@@ -72,7 +72,7 @@ public struct ManifestCache: Sendable {
     }
 
     /// Replaces the file with `entry`, atomically and durably.
-    public func write(_ entry: Entry) throws {
+    package func write(_ entry: Entry) throws {
         let header = "\(Self.magic) \(SHA256.hex(entry.body)) \(entry.body.count) \(entry.etag)\n"
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = "\(path).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -111,7 +111,7 @@ public struct ManifestCache: Sendable {
     }
 
     /// Removes temporary files that writes killed half-way left beside the cache file.
-    public func removeStaleTemporaries() {
+    package func removeStaleTemporaries() {
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let directory = folder.isEmpty ? "." : folder

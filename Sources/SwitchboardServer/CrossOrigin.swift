@@ -7,12 +7,12 @@ import MicroHTTPD
 /// (`OPTIONS`) is answered 204 with the request headers a poll sends. The writing
 /// endpoints (`POST /v1/resolve`, `/v1/validate`) stay same-origin: their JSON bodies need
 /// a preflight, which is never granted for them.
-public struct CrossOrigin: Sendable, Equatable {
+package struct CrossOrigin: Sendable, Equatable {
     /// Origins as browsers send them (`https://app.example.com`), or nil for any (`*`).
-    public let origins: Set<String>?
+    package let origins: Set<String>?
 
     /// Parses `--cors-origin` values: `*`, or `scheme://host[:port]` without a path.
-    public init(parsing values: [String]) throws(InvalidOrigin) {
+    package init(parsing values: [String]) throws(InvalidOrigin) {
         var origins: Set<String> = []
         for value in values {
             if value == "*" {
@@ -25,9 +25,9 @@ public struct CrossOrigin: Sendable, Equatable {
         self.origins = origins
     }
 
-    public struct InvalidOrigin: Error, Sendable, Equatable, CustomStringConvertible {
-        public let text: String
-        public var description: String {
+    package struct InvalidOrigin: Error, Sendable, Equatable, CustomStringConvertible {
+        package let text: String
+        package var description: String {
             "'\(text)' is not an origin: write a scheme, a host and an optional port, with no path (https://app.example.com, http://localhost:3000), or *"
         }
     }

@@ -1,27 +1,27 @@
 /// What one request may ask of the server (`serve`'s options; docs/http-api.md): the size of a
 /// batch and of its answer, and how many expensive requests (batches, `explain=near`,
 /// validation) may be in progress at once.
-public struct RequestLimits: Sendable, Equatable {
+package struct RequestLimits: Sendable, Equatable {
     /// URLs in one `POST /v1/resolve` (`--max-batch-urls`).
-    public var batchURLs: Int
+    package var batchURLs: Int
     /// URLs in one batch with `explain`, each of whose answers lists every route tried
     /// (`--max-explained-batch-urls`).
-    public var explainedBatchURLs: Int
+    package var explainedBatchURLs: Int
     /// Bytes of a batch's answer; past them, 413 (`--max-batch-response-bytes`).
-    public var batchResponseBytes: Int
+    package var batchResponseBytes: Int
     /// Expensive requests at once, queued or running, until their answer is sent; past
     /// them, 503 with `Retry-After` (`--max-expensive-requests`).
-    public var expensiveRequests: Int
+    package var expensiveRequests: Int
     /// How long one may wait and run before it is answered 503.
-    public var expensiveSeconds: Int
+    package var expensiveSeconds: Int
     /// Expensive requests one client block may have at once: half of them (at least one),
     /// so that one client never takes them all; past it, 429 with `Retry-After`.
-    public var expensivePerClient: Int { max(1, expensiveRequests / 2) }
+    package var expensivePerClient: Int { max(1, expensiveRequests / 2) }
     /// How long an event stream lives; it then ends, and its `retry:` (2 to 5 s, random
     /// per connection) brings the client back (`--max-stream-seconds`).
-    public var streamSeconds: Int
+    package var streamSeconds: Int
 
-    public init(batchURLs: Int = 10_000, explainedBatchURLs: Int = 1_000, batchResponseBytes: Int = 8 << 20,
+    package init(batchURLs: Int = 10_000, explainedBatchURLs: Int = 1_000, batchResponseBytes: Int = 8 << 20,
                 expensiveRequests: Int = 4, expensiveSeconds: Int = 30, streamSeconds: Int = 3600) {
         self.batchURLs = batchURLs
         self.explainedBatchURLs = explainedBatchURLs

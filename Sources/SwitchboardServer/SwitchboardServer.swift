@@ -15,28 +15,28 @@ import SystemSupport
 /// print("listening on \(server.port)")
 /// server.stop()
 /// ```
-public final class SwitchboardServer: Sendable {
-    public struct Configuration: Sendable {
-        public var manifestPath: String
-        public var host: String
-        public var port: Int
-        public var threads: Int
+package final class SwitchboardServer: Sendable {
+    package struct Configuration: Sendable {
+        package var manifestPath: String
+        package var host: String
+        package var port: Int
+        package var threads: Int
         /// Watch the manifest's folder and reload on change.
-        public var watch: Bool
+        package var watch: Bool
         /// The daemon's limits (host, port and threads above override its own).
-        public var http: HTTPDaemon.Configuration
+        package var http: HTTPDaemon.Configuration
         /// Where start-up, reloads and (with `accessLog`) requests are logged; silent by default.
-        public var logger: Logger
+        package var logger: Logger
         /// Log one line per request.
-        public var accessLog: Bool
+        package var accessLog: Bool
         /// Serve the route explorer at `/` and `/ui/` (`serve --no-ui` turns it off).
-        public var ui: Bool
+        package var ui: Bool
         /// What one request may ask for.
-        public var limits: RequestLimits
+        package var limits: RequestLimits
         /// The origins whose pages may read the API (`serve --cors-origin`); nil: none.
-        public var crossOrigin: CrossOrigin?
+        package var crossOrigin: CrossOrigin?
 
-        public init(manifestPath: String = "Config/routes.json", host: String = "127.0.0.1", port: Int = 8080,
+        package init(manifestPath: String = "Config/routes.json", host: String = "127.0.0.1", port: Int = 8080,
                     threads: Int = 2, watch: Bool = true, http: HTTPDaemon.Configuration = HTTPDaemon.Configuration(),
                     logger: Logger = Logger(label: "switchboard", factory: { _ in SwiftLogNoOpLogHandler() }),
                     accessLog: Bool = false, ui: Bool = true, limits: RequestLimits = RequestLimits(),
@@ -56,11 +56,11 @@ public final class SwitchboardServer: Sendable {
     }
 
     /// Why the server could not start.
-    public enum StartError: Error, Sendable, CustomStringConvertible {
+    package enum StartError: Error, Sendable, CustomStringConvertible {
         case manifest(ManifestFile.LoadError)
         case listen(HTTPDaemon.StartError)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .manifest(let e): return e.description
             case .listen(let e): return e.description
@@ -69,7 +69,7 @@ public final class SwitchboardServer: Sendable {
     }
 
     /// The bound port.
-    public let port: Int
+    package let port: Int
     let store: ManifestStore
     let metrics: Metrics
     private let daemon: HTTPDaemon
@@ -77,7 +77,7 @@ public final class SwitchboardServer: Sendable {
     private let watcher: DirectoryWatcher?
     private let logger: Logger
 
-    public init(configuration: Configuration) throws(StartError) {
+    package init(configuration: Configuration) throws(StartError) {
         let logger = configuration.logger
         self.logger = logger
         // A reload frees a whole manifest: its pages go back to the kernel.
@@ -157,7 +157,7 @@ public final class SwitchboardServer: Sendable {
 
     /// Re-reads the manifest now (SIGHUP) and waits for the outcome.
     @discardableResult
-    public func reload() -> String {
+    package func reload() -> String {
         switch reloader.reloadNow() {
         case .reloaded(let version, let etag): return "reloaded version \(version) \(etag)"
         case .unchanged: return "unchanged"
@@ -166,10 +166,10 @@ public final class SwitchboardServer: Sendable {
     }
 
     /// The ETag of the manifest in service.
-    public var etag: String { store.current.compiled.etag }
+    package var etag: String { store.current.compiled.etag }
 
     /// Stops accepting, lets in-flight requests finish (up to `gracePeriod`), stops.
-    public func stop(gracePeriod: Duration = .seconds(10)) {
+    package func stop(gracePeriod: Duration = .seconds(10)) {
         watcher?.cancel()
         reloader.stop()
         let report = daemon.stop(gracePeriod: gracePeriod)

@@ -2,7 +2,7 @@ extension OutputSpan where Element == UInt8 {
     /// Appends `source` with one `memcpy`. The span must have room for it: checked
     /// before any byte is written.
     @inlinable @inline(__always)
-    public mutating func append(copying source: Span<UInt8>) {
+    package mutating func append(copying source: Span<UInt8>) {
         let count = source.count
         precondition(count <= freeCapacity, "OutputSpan.append(copying:): no room for the bytes")
         guard count > 0 else { return }
@@ -23,7 +23,7 @@ extension Array where Element == UInt8 {
     /// copies with `memcpy` (~45). For the JSON writer, which appends pieces made ahead
     /// of time (a route's serialized head and tail, a manifest's suffix) to every result.
     @inlinable @inline(__always)
-    public mutating func append(copying source: Span<UInt8>) {
+    package mutating func append(copying source: Span<UInt8>) {
         guard !source.isEmpty else { return }
         // A local function marked always-inline: as a closure it stayed a call once
         // inlined into another module.
@@ -36,7 +36,7 @@ extension Array where Element == UInt8 {
     /// Appends `source` between two `delimiter`s (a JSON string's quotes): one
     /// reservation for the three.
     @inlinable @inline(__always)
-    public mutating func append(copying source: Span<UInt8>, between delimiter: UInt8) {
+    package mutating func append(copying source: Span<UInt8>, between delimiter: UInt8) {
         @inline(__always) func copy(_ out: inout OutputSpan<UInt8>) {
             out.append(delimiter)
             out.append(copying: source)
@@ -47,7 +47,7 @@ extension Array where Element == UInt8 {
 
     /// Appends the UTF-8 bytes of a literal, as ``append(copying:)-(Span<UInt8>)`` does.
     @inlinable @inline(__always)
-    public mutating func append(copying text: StaticString) {
+    package mutating func append(copying text: StaticString) {
         text.withUTF8Buffer { append(copying: $0.span) }
     }
 }

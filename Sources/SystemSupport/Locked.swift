@@ -19,13 +19,13 @@ import Musl
 /// `@unchecked Sendable` (as are the daemon's handles on libmicrohttpd's objects, each
 /// with its reason beside it): the value is only reached under the mutex, and must itself
 /// be `Sendable` to enter or leave it.
-public final class Locked<Value: Sendable>: @unchecked Sendable {
+package final class Locked<Value: Sendable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// The value, out of line: a stored `var` would be checked for exclusive access at
     /// run time on every call, which the mutex already guarantees.
     private let value: UnsafeMutablePointer<Value>
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -42,7 +42,7 @@ public final class Locked<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value, holding the lock. Keep it to a few instructions.
-    public func withLock<Result: ~Copyable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result: ~Copyable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value.pointee)

@@ -219,13 +219,13 @@ struct RegexParser {
 }
 
 /// Why a `regex` param's pattern was refused.
-public enum RegexError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum RegexError: Error, Sendable, Equatable, CustomStringConvertible {
     case syntax(String)
     case unsupported(String)
     case unsafe(String)
     case tooLarge
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .syntax(let s): return "regex syntax: \(s)"
         case .unsupported(let s): return "\(s) not supported in regex params"

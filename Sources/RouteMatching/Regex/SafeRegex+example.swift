@@ -3,7 +3,7 @@ extension SafeRegex {
     /// fewest repetitions that still give a non-empty value, a letter or digit where a
     /// class allows one); nil when what was built does not match (anchors in the middle).
     /// For generated test URLs: `switchboard cases` and `diff`.
-    public var example: String? {
+    package var example: String? {
         guard let node = try? RegexParser.parse(pattern) else { return nil }
         var out = String.UnicodeScalarView()
         Self.build(node, into: &out)
@@ -12,7 +12,7 @@ extension SafeRegex {
     }
 
     /// A short value the regex refuses, nil when it accepts every candidate tried.
-    public var counterexample: String? {
+    package var counterexample: String? {
         ["zz-no-match", "0", "a", "~", "Z9_", "-", "00000000000000000000"].first { !matches($0) }
     }
 

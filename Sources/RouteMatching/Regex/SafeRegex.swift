@@ -6,11 +6,11 @@
 /// let regex = try SafeRegex("[a-z]+-[0-9]{4}")
 /// regex.matches("sale-2026") // true
 /// ```
-public struct SafeRegex: Sendable, Hashable, CustomStringConvertible {
+package struct SafeRegex: Sendable, Hashable, CustomStringConvertible {
     /// Programs larger than this are refused.
-    public static let maxProgramSize = 4096
+    package static let maxProgramSize = 4096
     /// Values longer than this many scalars never match.
-    public static let maxInputLength = 1024
+    package static let maxInputLength = 1024
 
     enum Instruction: Sendable, Equatable {
         case scalar(UInt32)
@@ -24,12 +24,12 @@ public struct SafeRegex: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The pattern as written.
-    public let pattern: String
+    package let pattern: String
     let program: [Instruction]
 
-    public var description: String { pattern }
+    package var description: String { pattern }
 
-    public init(_ pattern: String) throws(RegexError) {
+    package init(_ pattern: String) throws(RegexError) {
         let node = try RegexParser.parse(pattern)
         var program: [Instruction] = []
         try Self.emit(node, into: &program)
@@ -38,8 +38,8 @@ public struct SafeRegex: Sendable, Hashable, CustomStringConvertible {
         self.program = program
     }
 
-    public static func == (lhs: SafeRegex, rhs: SafeRegex) -> Bool { lhs.pattern == rhs.pattern }
-    public func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
+    package static func == (lhs: SafeRegex, rhs: SafeRegex) -> Bool { lhs.pattern == rhs.pattern }
+    package func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
 
     private static func emit(_ node: RegexNode, into p: inout [Instruction]) throws(RegexError) {
         guard p.count <= maxProgramSize else { throw .tooLarge }
@@ -89,7 +89,7 @@ public struct SafeRegex: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the whole of `value` matches.
-    public func matches(_ value: String) -> Bool {
+    package func matches(_ value: String) -> Bool {
         let input = Array(value.unicodeScalars)
         guard input.count <= Self.maxInputLength else { return false }
         var current = ThreadList(capacity: program.count)

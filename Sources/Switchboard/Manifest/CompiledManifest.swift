@@ -11,7 +11,7 @@ import RouteMatching
 /// ```
 public final class CompiledManifest: Sendable {
     public let manifest: Manifest
-    public let scope: URLScope
+    package let scope: URLScope
     /// Routes that apply to every host.
     let general: RouteTrie
     /// Routes restricted to a host, tried before `general` for URLs on that host.
@@ -23,7 +23,7 @@ public final class CompiledManifest: Sendable {
     /// The tries of `fewHosts`, at the same indices.
     private let fewHostTries: [RouteTrie]
     /// Canonical compact JSON (sorted keys): the body of `GET /v1/manifest`.
-    public let canonicalBytes: [UInt8]
+    package let canonicalBytes: [UInt8]
     /// `"sha256-<64 hex>"`, quotes included, as sent in `ETag`.
     public let etag: String
     /// `,"manifest":{"version":N,"etag":"…"}`: the same tail on every result.
@@ -39,7 +39,7 @@ public final class CompiledManifest: Sendable {
 
     /// Where each route object starts in the file it was loaded from (empty when it was
     /// built from a document), for annotations on a route.
-    public let routePositions: [SourcePosition]
+    package let routePositions: [SourcePosition]
 
     /// Loads a manifest from JSON bytes, reporting every problem found, each with the
     /// line and column of its pointer.
@@ -56,7 +56,7 @@ public final class CompiledManifest: Sendable {
     }
 
     /// Loads a manifest from a parsed document (its diagnostics without line and column).
-    public convenience init(document: JSONValue) throws(ManifestError) {
+    package convenience init(document: JSONValue) throws(ManifestError) {
         try self.init(document: document, sourceMap: nil)
     }
 

@@ -3,7 +3,7 @@ import RouteMatching
 /// Every code a manifest diagnostic can carry: the stable identifier `check` prints
 /// (`error[ambiguous]`), the JSON reports carry and docs/manifest.md explains, one by one
 /// (a test holds the doc to this list).
-public enum DiagnosticCode: String, CaseIterable, Sendable {
+package enum DiagnosticCode: String, CaseIterable, Sendable {
     case ambiguous = "ambiguous"
     case conflictingFields = "conflicting-fields"
     case duplicate = "duplicate"

@@ -1,7 +1,7 @@
 /// Where an internal URL that no route matches goes.
-public struct Fallback: Sendable {
-    public let destination: String
-    public let presentation: Presentation
+package struct Fallback: Sendable {
+    package let destination: String
+    package let presentation: Presentation
 
-    public static let `default` = Fallback(destination: "WebView", presentation: .web)
+    package static let `default` = Fallback(destination: "WebView", presentation: .web)
 }

@@ -1,5 +1,5 @@
 /// A value added to every result of a route (`inject`).
-public enum InjectedValue: Sendable, Equatable {
+package enum InjectedValue: Sendable, Equatable {
     case constant(JSONValue)
     /// Copies another param's converted value; left out when that param is absent.
     case param(String)

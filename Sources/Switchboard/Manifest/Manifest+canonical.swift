@@ -8,7 +8,7 @@
 /// names, inject keys, presentation options, defaults, `features`, `messages`) is
 /// sorted as it is written.
 extension Manifest {
-    public var canonicalBytes: [UInt8] {
+    package var canonicalBytes: [UInt8] {
         var w = JSONWriter(capacity: 512 + routes.count * 320)
         w.raw("{\"caseSensitive\":")
         w.bool(caseSensitive)

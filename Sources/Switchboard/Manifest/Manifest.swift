@@ -5,11 +5,11 @@ public struct Manifest: Sendable {
     public let version: Int64
     public let updatedAt: String?
     /// Seconds since 1970 of `updatedAt`, for `Last-Modified`.
-    public let updatedAtEpoch: Int64?
-    public let hosts: [String]
-    public let schemes: [String]
-    public let caseSensitive: Bool
-    public let fallback: Fallback
+    package let updatedAtEpoch: Int64?
+    package let hosts: [String]
+    package let schemes: [String]
+    package let caseSensitive: Bool
+    package let fallback: Fallback
     public let features: JSONValue?
     public let messages: JSONValue?
     public let routes: [Route]

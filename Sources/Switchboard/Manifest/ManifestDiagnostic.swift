@@ -14,7 +14,7 @@ public struct ManifestDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// Where the pointer's value is in the file, when the manifest came from bytes.
     public var position: SourcePosition?
 
-    public init(_ severity: Severity = .error, code: DiagnosticCode, pointer: String, message: String,
+    package init(_ severity: Severity = .error, code: DiagnosticCode, pointer: String, message: String,
                 position: SourcePosition? = nil) {
         self.severity = severity
         self.code = code.rawValue
@@ -71,7 +71,7 @@ extension String {
 public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
     public let diagnostics: [ManifestDiagnostic]
 
-    public init(diagnostics: [ManifestDiagnostic]) { self.diagnostics = diagnostics }
+    package init(diagnostics: [ManifestDiagnostic]) { self.diagnostics = diagnostics }
 
     public var errors: [ManifestDiagnostic] { diagnostics.filter { $0.severity == .error } }
 

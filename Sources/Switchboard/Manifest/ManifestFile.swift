@@ -1,18 +1,18 @@
 import Foundation
 
 /// Reading a manifest from disk.
-public enum ManifestFile {
+package enum ManifestFile {
     /// Files larger than this are refused before they are read whole.
-    public static let maxSize = 16 << 20
+    package static let maxSize = 16 << 20
 
     /// Why a manifest file could not be put in service.
-    public enum LoadError: Error, Sendable, CustomStringConvertible {
+    package enum LoadError: Error, Sendable, CustomStringConvertible {
         /// The file could not be read (missing, unreadable, too large).
         case unreadable(path: String, reason: String)
         /// The file was read but is not a valid manifest.
         case invalid(path: String, ManifestError)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreadable(let path, let reason): return "\(path): \(reason)"
             case .invalid(let path, let error): return "\(path): \(error)"
@@ -21,7 +21,7 @@ public enum ManifestFile {
     }
 
     /// The file's bytes, refusing files over ``maxSize``.
-    public static func read(_ path: String) throws(LoadError) -> [UInt8] {
+    package static func read(_ path: String) throws(LoadError) -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             throw .unreadable(path: path, reason: exists ? "cannot be read" : "no such file")
@@ -39,7 +39,7 @@ public enum ManifestFile {
     }
 
     /// Reads and compiles a manifest.
-    public static func load(_ path: String) throws(LoadError) -> CompiledManifest {
+    package static func load(_ path: String) throws(LoadError) -> CompiledManifest {
         let bytes = try read(path)
         do {
             return try CompiledManifest(json: bytes)

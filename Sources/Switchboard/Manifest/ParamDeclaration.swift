@@ -1,14 +1,14 @@
 import RouteMatching
 
 /// A declared param (docs/manifest.md `params`): its type, whether it is required, a default.
-public struct ParamDeclaration: Sendable, Equatable {
-    public let name: String
-    public let type: ParamType
+package struct ParamDeclaration: Sendable, Equatable {
+    package let name: String
+    package let type: ParamType
     /// Whether a candidate without this param is refused.
-    public let required: Bool
-    public let defaultValue: JSONValue?
+    package let required: Bool
+    package let defaultValue: JSONValue?
 
-    public init(name: String, type: ParamType, required: Bool, defaultValue: JSONValue?) {
+    package init(name: String, type: ParamType, required: Bool, defaultValue: JSONValue?) {
         self.name = name
         self.type = type
         self.required = required

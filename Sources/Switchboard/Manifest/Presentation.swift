@@ -14,12 +14,12 @@ public struct Presentation: Sendable, Equatable {
         self.options = options
     }
 
-    public static let push = Presentation(style: .push)
-    public static let web = Presentation(style: .web)
-    public static let external = Presentation(style: .external)
+    package static let push = Presentation(style: .push)
+    package static let web = Presentation(style: .web)
+    package static let external = Presentation(style: .external)
 
     /// The presentation as a JSON object, `style` first.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([JSONValue.Member("style", .string(style.rawValue))] + options)
     }
 

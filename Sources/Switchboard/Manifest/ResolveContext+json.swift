@@ -1,7 +1,7 @@
 extension ResolveContext {
     /// `{"platform": "ios", "appVersion": "7.1.0"}`, keys only for what is set: the
     /// context object of `POST /v1/resolve` and of reports.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [JSONValue.Member] = []
         if let platform { members.append(.init("platform", .string(platform))) }
         if let idiom { members.append(.init("idiom", .string(idiom))) }

@@ -17,7 +17,7 @@ public struct ResolveContext: Sendable, Hashable {
 
     public static let none = ResolveContext()
     /// Values `platform` may take in `when`.
-    public static let platforms = ["ios", "android", "web"]
+    package static let platforms = ["ios", "android", "web"]
     /// Values `idiom` may take in `when`.
-    public static let idioms = ["phone", "tablet"]
+    package static let idioms = ["phone", "tablet"]
 }

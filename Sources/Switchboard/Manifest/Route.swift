@@ -9,9 +9,9 @@ public final class Route: Sendable {
     // What a resolution reads comes first, next to the object's header, so that on a
     // large table one or two cache lines of a cold route serve a match, not five.
     /// The route's position in the manifest's `routes` array.
-    public let index: Int
+    package let index: Int
     /// Declarations in the order written.
-    public let params: [ParamDeclaration]
+    package let params: [ParamDeclaration]
     /// The indices in `params` of the declarations some candidate of the route leaves to
     /// the query (one that every pattern binds in its path never comes from it): a
     /// resolution reads only these for query params and defaults, and most routes
@@ -20,30 +20,30 @@ public final class Route: Sendable {
     /// Those of `queryDeclarations` that can refuse a candidate: typed, or required
     /// without a default.
     let queryChecks: [Int]
-    public let inject: [(key: String, value: InjectedValue)]
+    package let inject: [(key: String, value: InjectedValue)]
     /// Whether a declared or injected param is named like an array index (`"2"`): its
     /// results' params are then written in a JavaScript object's order (``JSONWriter``).
     let namesArrayIndex: Bool
-    public let variants: [Variant]
-    public let redirect: RoutePattern?
-    public let since: SemanticVersion?
-    public let until: SemanticVersion?
+    package let variants: [Variant]
+    package let redirect: RoutePattern?
+    package let since: SemanticVersion?
+    package let until: SemanticVersion?
     public let name: String
     /// The pattern, or the aliases of `patterns`, as parsed.
-    public let patterns: [RoutePattern]
+    package let patterns: [RoutePattern]
     /// Whether the manifest used `patterns` (a list) rather than `pattern`.
-    public let patternsAsList: Bool
+    package let patternsAsList: Bool
     /// Host keys this route is restricted to; nil when it applies to all.
-    public let hosts: [String]?
+    package let hosts: [String]?
     /// The hosts as written, for the canonical manifest.
-    public let hostsAsWritten: [String]?
+    package let hostsAsWritten: [String]?
     public let destination: String?
     public let presentation: Presentation
     /// `since`/`until` as written.
-    public let sinceText: String?
-    public let untilText: String?
-    public let priority: Int
-    public let universalLink: Bool
+    package let sinceText: String?
+    package let untilText: String?
+    package let priority: Int
+    package let universalLink: Bool
 
     init(index: Int, name: String, patterns: [RoutePattern], patternsAsList: Bool, hosts: [String]?, hostsAsWritten: [String]?,
          destination: String?, presentation: Presentation, params: [ParamDeclaration], inject: [(key: String, value: InjectedValue)],
@@ -82,15 +82,15 @@ public final class Route: Sendable {
     }
 
     /// The declaration of `name`, if any.
-    public func declaration(_ name: String) -> ParamDeclaration? {
+    package func declaration(_ name: String) -> ParamDeclaration? {
         params.first { $0.name == name }
     }
 
     /// Whether `params` declares `name`.
-    public func declares(_ name: String) -> Bool {
+    package func declares(_ name: String) -> Bool {
         params.contains { $0.name == name }
     }
 
     /// The range of app versions the route exists for.
-    public var versionRange: VersionRange { VersionRange(since: since, until: until) }
+    package var versionRange: VersionRange { VersionRange(since: since, until: until) }
 }

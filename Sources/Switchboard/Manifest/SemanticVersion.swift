@@ -41,7 +41,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
 
     /// A version from its UTF-8 bytes (a query value): MAJOR.MINOR.PATCH without making
     /// a String; a version with a pre-release or build part goes through ``init(_:)``.
-    public init?(utf8 bytes: ArraySlice<UInt8>) {
+    package init?(utf8 bytes: ArraySlice<UInt8>) {
         guard let (numbers, end) = Self.numbers(bytes.span) else { return nil }
         guard end == bytes.count else {
             self.init(String(decoding: bytes, as: UTF8.self))

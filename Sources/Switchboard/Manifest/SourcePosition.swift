@@ -4,7 +4,7 @@ public struct SourcePosition: Sendable, Equatable, CustomStringConvertible {
     public let line: Int
     public let column: Int
 
-    public init(line: Int, column: Int) {
+    package init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }

@@ -1,16 +1,16 @@
 import RouteMatching
 
 /// An override of destination and presentation chosen by the request context.
-public struct Variant: Sendable, Equatable {
-    public var platforms: [String]?
-    public var idioms: [String]?
-    public var appVersion: VersionRange?
-    public var destination: String?
-    public var presentation: Presentation?
+package struct Variant: Sendable, Equatable {
+    package var platforms: [String]?
+    package var idioms: [String]?
+    package var appVersion: VersionRange?
+    package var destination: String?
+    package var presentation: Presentation?
 
     /// Whether every condition holds for `context`. A condition the context says
     /// nothing about does not hold.
-    public func applies(to context: ResolveContext) -> Bool {
+    package func applies(to context: ResolveContext) -> Bool {
         if let platforms {
             guard let p = context.platform, platforms.contains(p) else { return false }
         }

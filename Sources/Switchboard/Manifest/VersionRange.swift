@@ -1,13 +1,13 @@
 /// A set of app versions: comparators separated by spaces that must all hold
 /// (`>=7.2.0 <8.0.0`), or a route's `since` (inclusive) / `until` (exclusive).
-public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
-    public enum Operator: String, Sendable, Hashable {
+package struct VersionRange: Sendable, Hashable, CustomStringConvertible {
+    package enum Operator: String, Sendable, Hashable {
         case greaterOrEqual = ">=", lessOrEqual = "<=", greater = ">", less = "<", equal = "="
     }
 
-    public struct Comparator: Sendable, Hashable {
-        public let op: Operator
-        public let version: SemanticVersion
+    package struct Comparator: Sendable, Hashable {
+        package let op: Operator
+        package let version: SemanticVersion
 
         func holds(for v: SemanticVersion) -> Bool {
             switch op {
@@ -20,12 +20,12 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public let comparators: [Comparator]
+    package let comparators: [Comparator]
 
-    public init(comparators: [Comparator]) { self.comparators = comparators }
+    package init(comparators: [Comparator]) { self.comparators = comparators }
 
     /// Parses `>=7.2.0 <8.0.0`; nil when a comparator is malformed.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var comparators: [Comparator] = []
         for token in text.split(separator: " ") {
             var rest = Substring(token)
@@ -43,22 +43,22 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The range `since <= v < until`.
-    public init(since: SemanticVersion?, until: SemanticVersion?) {
+    package init(since: SemanticVersion?, until: SemanticVersion?) {
         comparators = (since.map { [Comparator(op: .greaterOrEqual, version: $0)] } ?? [])
             + (until.map { [Comparator(op: .less, version: $0)] } ?? [])
     }
 
-    public func contains(_ version: SemanticVersion) -> Bool {
+    package func contains(_ version: SemanticVersion) -> Bool {
         comparators.allSatisfy { $0.holds(for: version) }
     }
 
     /// The first comparator that `version` fails, for explanations.
-    public func firstFailure(for version: SemanticVersion) -> Comparator? {
+    package func firstFailure(for version: SemanticVersion) -> Comparator? {
         comparators.first { !$0.holds(for: version) }
     }
 
     /// Whether no version at all satisfies every comparator.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         var low: (SemanticVersion, inclusive: Bool)? = nil
         var high: (SemanticVersion, inclusive: Bool)? = nil
         func raise(_ v: SemanticVersion, _ inclusive: Bool) {
@@ -91,7 +91,7 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
         return comparators.allSatisfy { mine in other.comparators.contains { $0 == mine } }
     }
 
-    public var description: String {
+    package var description: String {
         comparators.map { "\($0.op.rawValue)\($0.version)" }.joined(separator: " ")
     }
 }

@@ -49,7 +49,7 @@ extension CompiledManifest {
 
 extension Explanation {
     /// `{"host", "path", "segments", "tried": [{route, pattern, expansion, path, outcome, reason|detail}], "note", "near"}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var m: [JSONValue.Member] = []
         if let path {
             m.append(.init("host", host.map { .string($0) } ?? .null))

@@ -3,24 +3,24 @@ import RouteMatching
 /// A route that almost took a URL but that the search never tried (Symfony's
 /// `router:match` shows these): one literal, the host, a version gate or a param type
 /// differed.
-public struct NearMiss: Sendable, Equatable {
-    public let route: String
+package struct NearMiss: Sendable, Equatable {
+    package let route: String
     /// The pattern (or alias) as written, and the expansion compared.
-    public let pattern: String
-    public let path: String
+    package let pattern: String
+    package let path: String
     /// The first difference, in the order matching meets them: host, segments, gates.
-    public let reason: String
+    package let reason: String
     /// How many things differed (1 or 2).
-    public let distance: Int
+    package let distance: Int
 }
 
 extension CompiledManifest {
     /// Near misses listed at most.
-    public static let maxNearMisses = 10
+    package static let maxNearMisses = 10
 
     /// Resolves with an explanation that also lists the routes that almost matched
     /// (`explain=near`), closest first, then in precedence order.
-    public func resolveExplainingNearMisses(bytes: [UInt8], context: ResolveContext = .none) -> Resolution {
+    package func resolveExplainingNearMisses(bytes: [UInt8], context: ResolveContext = .none) -> Resolution {
         let result = resolve(bytes: bytes, context: context, explain: true)
         guard case .internal(let url) = scope.classify(bytes), var explanation = result.explanation else { return result }
         explanation.near = nearMisses(host: url.host, segments: url.segments, context: context, tried: explanation.steps)

@@ -2,7 +2,7 @@ import RouteMatching
 
 extension CompiledManifest {
     /// Redirects followed for one URL before giving up with the fallback.
-    public static let maxRedirects = 8
+    package static let maxRedirects = 8
 
     /// Resolves a URL given as text.
     public func resolve(_ url: String, context: ResolveContext = .none, explain: Bool = false) -> Resolution {

@@ -2,18 +2,18 @@ import RouteMatching
 
 extension CompiledManifest {
     /// One expansion of one route, as precedence meets it.
-    public struct TableEntry: Sendable {
+    package struct TableEntry: Sendable {
         /// The host whose restricted routes this comes from, or nil for all hosts.
-        public let host: String?
-        public let route: Route
+        package let host: String?
+        package let route: Route
         /// The expansion's segments, for display and export.
-        public let segments: [SegmentMatcher]
+        package let segments: [SegmentMatcher]
         /// The pattern (or alias) as written.
-        public let pattern: String
+        package let pattern: String
 
         /// What else decides the route: redirect, alias, priority, since/until, variants,
         /// typed params, no universal link.
-        public var notes: [String] {
+        package var notes: [String] {
             var notes: [String] = []
             if let redirect = route.redirect { notes.append("redirect \(redirect.text)") }
             if pattern != path && route.patterns.count == 1 { notes.append("from \(pattern)") }
@@ -28,7 +28,7 @@ extension CompiledManifest {
         }
 
         /// The expansion written back as a path pattern: `/artist/:id/:tab`.
-        public var path: String { Self.path(of: segments) }
+        package var path: String { Self.path(of: segments) }
 
         /// An expansion's segments written back as a path pattern.
         static func path(of segments: [SegmentMatcher]) -> String {
@@ -45,7 +45,7 @@ extension CompiledManifest {
 
     /// The table as `GET /v1/routes` sends it: what `switchboard routes` prints, one
     /// object per expansion, in precedence order.
-    public var tableJSON: [UInt8] {
+    package var tableJSON: [UInt8] {
         let rows = table.enumerated().map { i, entry -> JSONValue in
             let route = entry.route
             return .object([
@@ -69,7 +69,7 @@ extension CompiledManifest {
 
     /// The route table in the order precedence tries it: each host's restricted routes
     /// (hosts sorted), then the routes for all hosts.
-    public var table: [TableEntry] {
+    package var table: [TableEntry] {
         var all: [TableEntry] = []
         for (host, trie) in byHost.sorted(by: { $0.key < $1.key }) {
             all += entries(of: trie, host: host)
@@ -78,7 +78,7 @@ extension CompiledManifest {
     }
 
     /// The entries that apply to URLs on `host` (its restricted routes first), in order.
-    public func table(forHost host: String) -> [TableEntry] {
+    package func table(forHost host: String) -> [TableEntry] {
         (byHost[host].map { entries(of: $0, host: host) } ?? []) + entries(of: general, host: nil)
     }
 
@@ -93,7 +93,7 @@ extension CompiledManifest {
 
 extension Variant {
     /// `[platform=ios, appVersion <7.0.0 -> ArtistLegacy modal]`
-    public var summary: String {
+    package var summary: String {
         var when: [String] = []
         if let p = platforms { when.append("platform=\(p.joined(separator: "|"))") }
         if let i = idioms { when.append("idiom=\(i.joined(separator: "|"))") }

@@ -5,7 +5,7 @@ public struct Resolution: Sendable {
     }
 
     /// The URL as given, as bytes: a result is written without building it as a String.
-    public let urlBytes: [UInt8]
+    package let urlBytes: [UInt8]
     /// The URL as given (bytes that are not UTF-8 replaced by U+FFFD; such a URL is
     /// rejected).
     public var url: String { String(decoding: urlBytes, as: UTF8.self) }
@@ -46,9 +46,9 @@ public struct Resolution: Sendable {
     /// The matched route's name and the pattern (or alias) that matched.
     public var route: (name: String, pattern: String)? { target.route }
     /// The matched route's index in the manifest's routes, nil unless matched.
-    public var routeIndex: Int? { target.routeIndex >= 0 ? target.routeIndex : nil }
+    package var routeIndex: Int? { target.routeIndex >= 0 ? target.routeIndex : nil }
     /// The redirect routes followed to reach the route (or the fallback), in order.
-    public let redirects: RedirectHops
+    package let redirects: RedirectHops
     public var destination: String? { target.destination }
     public var presentation: Presentation? { status == .rejected ? nil : target.presentation }
 
@@ -112,18 +112,18 @@ public struct Explanation: Sendable {
     /// A note on the outcome: the rejection reason, `external host`, `no route matched`.
     public var note: String?
     /// With `explain=near`: routes that almost matched and were never tried.
-    public var near: [NearMiss]? = nil
+    package var near: [NearMiss]? = nil
 }
 
 /// The redirect routes a resolution followed, by index: up to 8 hops
 /// (``CompiledManifest/maxRedirects``), 16 bits each (a manifest has at most 50,000
 /// routes) in two words, so a resolution carries them without an allocation.
-public struct RedirectHops: Sendable, Equatable, Sequence {
+package struct RedirectHops: Sendable, Equatable, Sequence {
     private var low: UInt64 = 0
     private var high: UInt64 = 0
-    public private(set) var count: Int = 0
+    package private(set) var count: Int = 0
 
-    public init() {}
+    package init() {}
 
     mutating func append(_ route: Int) {
         guard count < 8, route >= 0, route <= 0xFFFF else { return }
@@ -134,11 +134,11 @@ public struct RedirectHops: Sendable, Equatable, Sequence {
 
     /// Walks the hops without an allocation (an `AnyIterator` would box its state on every
     /// redirected request the server counts).
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         fileprivate let hops: RedirectHops
         fileprivate var index = 0
 
-        public mutating func next() -> Int? {
+        package mutating func next() -> Int? {
             guard index < hops.count else { return nil }
             defer { index += 1 }
             let word = index < 4 ? hops.low : hops.high
@@ -146,5 +146,5 @@ public struct RedirectHops: Sendable, Equatable, Sequence {
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(hops: self) }
+    package func makeIterator() -> Iterator { Iterator(hops: self) }
 }

@@ -50,7 +50,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The kind of value, for messages: "a string", "an object", ...
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -65,7 +65,7 @@ public enum JSONValue: Sendable, Equatable {
 extension JSONValue {
     /// Compact JSON bytes; with `sortedKeys`, object keys in byte order at every level
     /// (the canonical form whose SHA-256 is the manifest ETag).
-    public func serialized(sortedKeys: Bool = false) -> [UInt8] {
+    package func serialized(sortedKeys: Bool = false) -> [UInt8] {
         var writer = JSONWriter()
         writer.write(self, sortedKeys: sortedKeys)
         return writer.bytes

@@ -1,7 +1,7 @@
 import Switchboard
 /// How much an outcome change matters to the people whose links it moves, judged by
 /// what they see, as oasdiff rates API changes ERR / WARN / INFO.
-public enum ChangeSeverity: String, Sendable, Comparable, CaseIterable {
+package enum ChangeSeverity: String, Sendable, Comparable, CaseIterable {
     /// A link now opens a screen of the app: where it fell back, left the app, was
     /// refused, or opened a web page (the fallback or a route presented `web`).
     case added
@@ -21,7 +21,7 @@ public enum ChangeSeverity: String, Sendable, Comparable, CaseIterable {
         }
     }
 
-    public static func < (a: ChangeSeverity, b: ChangeSeverity) -> Bool { a.rank < b.rank }
+    package static func < (a: ChangeSeverity, b: ChangeSeverity) -> Bool { a.rank < b.rank }
 
     /// The severity of going from `old` to `new`, nil when nothing a client sees differs.
     static func of(_ old: Outcome, _ new: Outcome, url: String) -> ChangeSeverity? {

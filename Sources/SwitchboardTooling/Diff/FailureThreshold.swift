@@ -1,11 +1,11 @@
 import Switchboard
 /// What fails a `switchboard diff` run (`--fail-on`): a change at or above a severity,
 /// any change at all (declarations included), or nothing.
-public enum FailureThreshold: String, Sendable, CaseIterable {
+package enum FailureThreshold: String, Sendable, CaseIterable {
     case breaking, changed, any, none
 
     /// Whether an outcome change of `severity` fails the run.
-    public func fails(_ severity: ChangeSeverity) -> Bool {
+    package func fails(_ severity: ChangeSeverity) -> Bool {
         switch self {
         case .breaking: return severity >= .breaking
         case .changed: return severity >= .changed

@@ -6,9 +6,9 @@ import Switchboard
 /// # retired with app 6: JIRA-1234
 /// 3f2a9c1b7d4e6f80 show pages now open the web
 /// ```
-public enum IgnoreList {
+package enum IgnoreList {
     /// Fingerprint -> reason and line, or the first line that cannot be read.
-    public static func parse(_ text: String) throws(ValidationCase.SyntaxError) -> [String: DiffReport.Accepted] {
+    package static func parse(_ text: String) throws(ValidationCase.SyntaxError) -> [String: DiffReport.Accepted] {
         var out: [String: DiffReport.Accepted] = [:]
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingWhitespace.trimmingCharacters(in: "\r")

@@ -9,17 +9,17 @@ import RouteMatching
 /// let diff = ManifestDiff(old: try CompiledManifest(json: a), new: try CompiledManifest(json: b))
 /// for change in diff.outcomes where change.severity == .breaking { print(change) }
 /// ```
-public struct ManifestDiff: Sendable {
+package struct ManifestDiff: Sendable {
     /// A URL to replay, with where it came from.
-    public struct Probe: Sendable {
-        public let url: String
+    package struct Probe: Sendable {
+        package let url: String
         /// What its fingerprint reads of it: the route and expansion it was made from, on
         /// whatever host or scheme and with whatever sample values (``URLCorpus/Item/pattern``).
-        public let shape: String
-        public let context: ResolveContext?
-        public let source: OutcomeChange.Source
+        package let shape: String
+        package let context: ResolveContext?
+        package let source: OutcomeChange.Source
 
-        public init(url: String, shape: String, context: ResolveContext? = nil, source: OutcomeChange.Source) {
+        package init(url: String, shape: String, context: ResolveContext? = nil, source: OutcomeChange.Source) {
             self.url = url
             self.shape = shape
             self.context = context
@@ -27,21 +27,21 @@ public struct ManifestDiff: Sendable {
         }
     }
 
-    public let declarations: [DeclarationChange]
+    package let declarations: [DeclarationChange]
     /// Breaking first, then changed, then added; in corpus order within each.
-    public let outcomes: [OutcomeChange]
+    package let outcomes: [OutcomeChange]
     /// How many URLs were resolved, and how many resolutions that took in all.
-    public let urlCount: Int
-    public let resolutionCount: Int
+    package let urlCount: Int
+    package let resolutionCount: Int
     /// For each route of the old manifest that the new one does not have (by name), the
     /// new route next to where it stood (the nearest one before it that the new manifest
     /// has, else after it), where what is said of it is shown; absent when none is left.
-    public let removedRouteAnchors: [Int: Int]
+    package let removedRouteAnchors: [Int: Int]
     /// The old manifest's patterns, by route index (what a removed route's findings name).
-    public let oldPatterns: [Int: String]
+    package let oldPatterns: [Int: String]
 
     /// Compares `old` with `new`, replaying the generated corpus and `cases`.
-    public init(old: CompiledManifest, new: CompiledManifest, cases: [Probe] = []) {
+    package init(old: CompiledManifest, new: CompiledManifest, cases: [Probe] = []) {
         declarations = Self.declarations(old.manifest, new.manifest)
         var probes: [Probe] = []
         var seen: Set<String> = []
@@ -77,7 +77,7 @@ public struct ManifestDiff: Sendable {
 
     /// Whether a change that `threshold` fails remains once `ignored` fingerprints are
     /// left out; declarations count as breaking (a universal link withdrawn) or for `any`.
-    public func fails(_ threshold: FailureThreshold, ignoring ignored: Set<String> = []) -> Bool {
+    package func fails(_ threshold: FailureThreshold, ignoring ignored: Set<String> = []) -> Bool {
         if threshold == .any && !declarations.isEmpty { return true }
         if threshold != .none && declarations.contains(where: \.isBreaking) { return true }
         return outcomes.contains { threshold.fails($0.severity) && !ignored.contains($0.fingerprint) }

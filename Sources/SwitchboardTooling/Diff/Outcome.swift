@@ -2,19 +2,19 @@ import Switchboard
 /// What one resolution opens, as `diff` compares it: status, route (and the redirects
 /// that led to it), destination and presentation (the fallback's too: it is a screen the
 /// user sees), params, and whether the route opens the app from an http(s) link.
-public struct Outcome: Sendable, Equatable, CustomStringConvertible {
-    public let status: Resolution.Status
-    public let route: String?
+package struct Outcome: Sendable, Equatable, CustomStringConvertible {
+    package let status: Resolution.Status
+    package let route: String?
     /// The pattern (or alias) of `route` that matched, as written.
-    public let pattern: String?
+    package let pattern: String?
     /// The redirect routes followed to reach `route`, in order.
-    public let via: [String]
-    public let destination: String?
-    public private(set) var params: JSONValue
-    public let presentation: JSONValue?
-    public let reason: String?
+    package let via: [String]
+    package let destination: String?
+    package private(set) var params: JSONValue
+    package let presentation: JSONValue?
+    package let reason: String?
     /// The matched route's `universalLink` for an http(s) link (nil otherwise).
-    public let universalLink: Bool?
+    package let universalLink: Bool?
 
     init(_ result: Resolution, universalLink: Bool?) {
         status = result.status
@@ -39,14 +39,14 @@ public struct Outcome: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The presentation's style (`push`, `web`, ...).
-    public var style: String? { presentation?["style"]?.stringValue }
+    package var style: String? { presentation?["style"]?.stringValue }
 
     /// Whether the user sees a web page in the app: the fallback, or a route presented `web`.
-    public var isWeb: Bool { status == .fallback || (status == .matched && style == "web") }
+    package var isWeb: Bool { status == .fallback || (status == .matched && style == "web") }
 
     /// Whether the URL opens a screen of the app's own: a route presented other than `web`
     /// or `external`.
-    public var isNative: Bool { status == .matched && style != "web" && style != "external" }
+    package var isNative: Bool { status == .matched && style != "web" && style != "external" }
 
     /// Whether the user sees the same screen: destination and presentation alike.
     func looksLike(_ other: Outcome) -> Bool {
@@ -56,7 +56,7 @@ public struct Outcome: Sendable, Equatable, CustomStringConvertible {
 
     /// `matched artist -> Artist push {"id":"banksy"}`, `fallback -> WebView web`, `external`;
     /// redirects as `via legacy-artist`.
-    public var description: String {
+    package var description: String {
         let hops = via.isEmpty ? "" : " via " + via.joined(separator: ", ")
         switch status {
         case .matched:
@@ -74,7 +74,7 @@ public struct Outcome: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// As JSON, for the machine-readable reports.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [JSONValue.Member] = [.init("status", .string(status.rawValue))]
         if let route { members.append(.init("route", .string(route))) }
         if !via.isEmpty { members.append(.init("via", .array(via.map { .string($0) }))) }

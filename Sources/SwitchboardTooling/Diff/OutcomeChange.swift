@@ -1,9 +1,9 @@
 import Switchboard
 /// A URL that resolves differently in the new manifest, in some or all of the
 /// contexts that matter to it.
-public struct OutcomeChange: Sendable, Equatable {
+package struct OutcomeChange: Sendable, Equatable {
     /// Where the URL came from, to place an annotation.
-    public enum Source: Sendable, Equatable {
+    package enum Source: Sendable, Equatable {
         /// Generated from this route (its index) of the old or the new manifest.
         case oldRoute(Int)
         case newRoute(Int)
@@ -13,16 +13,16 @@ public struct OutcomeChange: Sendable, Equatable {
         case traffic
     }
 
-    public let severity: ChangeSeverity
-    public let url: String
+    package let severity: ChangeSeverity
+    package let url: String
     /// What the URL stands for (``URLCorpus/Item/pattern``, or the URL of a case).
-    public let shape: String
+    package let shape: String
     /// The contexts it differs in; `context` says which in words, nil when in all tried.
-    public let contexts: [ResolveContext]
-    public let context: String?
-    public let old: Outcome
-    public let new: Outcome
-    public let source: Source
+    package let contexts: [ResolveContext]
+    package let context: String?
+    package let old: Outcome
+    package let new: Outcome
+    package let source: Source
     /// The change as `--ignore` accepts it: 16 hex digits of a SHA-256 of the outcome
     /// before and after (route, redirects, destination, presentation, the params' keys,
     /// an http(s) link that stops or starts opening the app) and the URL's shape: the
@@ -31,7 +31,7 @@ public struct OutcomeChange: Sendable, Equatable {
     /// stable across runs and releases, and the same for every URL of one route that
     /// changes alike, so one accepted route change is one line, and a different later
     /// change of the same URLs is not covered by it.
-    public let fingerprint: String
+    package let fingerprint: String
 
     init(severity: ChangeSeverity, url: String, shape: String, contexts: [ResolveContext], context: String?,
          old: Outcome, new: Outcome, source: Source) {
@@ -64,13 +64,13 @@ public struct OutcomeChange: Sendable, Equatable {
     /// The URL with the contexts it changed in, as reports list it: `/show/x [on ios]`,
     /// `/show/x [platform=ios]` (a case's or a request's own context, written as a case
     /// writes it).
-    public var urlInContext: String {
+    package var urlInContext: String {
         guard let context else { return url }
         return url + " " + (context.hasPrefix("[") ? context : "[\(context)]")
     }
 
     /// `breaking /show/sample [appVersion < 7.2.0]: matched show -> Show push => fallback`
-    public var description: String {
+    package var description: String {
         "\(severity.rawValue) \(urlInContext): \(old) => \(new)"
     }
 }

@@ -11,30 +11,30 @@ import RouteMatching
 /// ```swift
 /// for item in URLCorpus(manifest).items { print(item.url, item.shape) }
 /// ```
-public struct URLCorpus: Sendable {
+package struct URLCorpus: Sendable {
     /// One generated URL.
-    public struct Item: Sendable, Equatable {
-        public let url: String
+    package struct Item: Sendable, Equatable {
+        package let url: String
         /// What the URL stands for, independent of the sample values: the route, the
         /// expansion and the variation (`artist /artist/:id id:fails`), used in
         /// fingerprints so that they survive a change of sample values.
-        public let shape: String
+        package let shape: String
         /// The route and the expansion alone (`artist /artist/:id`): the shape every
         /// variation of the expansion's URLs shares, on every host and scheme.
-        public let pattern: String
+        package let pattern: String
         /// The route (its index in the manifest) the URL was made from.
-        public let route: Int
+        package let route: Int
         /// Whether it is the expansion's plain URL (typed values that fit, required query
         /// params, path only), the one `cases` pins.
-        public let isBase: Bool
+        package let isBase: Bool
     }
 
     /// A host no manifest lists, for "a host the route does not list".
-    public static let unlistedHost = "unlisted.example"
+    package static let unlistedHost = "unlisted.example"
 
-    public let items: [Item]
+    package let items: [Item]
 
-    public init(_ manifest: Manifest) {
+    package init(_ manifest: Manifest) {
         var items: [Item] = []
         for route in manifest.routes {
             for pattern in route.patterns {

@@ -3,20 +3,20 @@ import RouteMatching
 
 /// apple-app-site-association documents generated from the manifest, and checked
 /// against it.
-public enum AppSiteAssociation {
-    public struct Component: Sendable, Equatable {
-        public let path: String
+package enum AppSiteAssociation {
+    package struct Component: Sendable, Equatable {
+        package let path: String
         /// Query items the route requires (`"?": {"q": "?*"}`: present, not empty).
-        public let query: [String]
-        public let exclude: Bool
-        public let comment: String
+        package let query: [String]
+        package let exclude: Bool
+        package let comment: String
     }
 
     /// The components for URLs on `host`, in precedence order: params and wildcards as
     /// `*`, optional groups expanded, `universalLink: false` routes as `exclude` entries
     /// placed where precedence puts them (before what would otherwise match them).
     /// Each path appears once.
-    public static func components(_ compiled: CompiledManifest, host: String) -> [Component] {
+    package static func components(_ compiled: CompiledManifest, host: String) -> [Component] {
         var seen = Set<String>()
         var out: [Component] = []
         for entry in compiled.table(forHost: host) {
@@ -49,7 +49,7 @@ public enum AppSiteAssociation {
     }
 
     /// `{"applinks": {"details": [{"appIDs": [...], "components": [...]}]}}`.
-    public static func document(appID: String, components: [Component]) -> JSONValue {
+    package static func document(appID: String, components: [Component]) -> JSONValue {
         .object([.init("applinks", .object([.init("details", .array([.object([
             .init("appIDs", .array([.string(appID)])),
             .init("components", .array(components.map { c in
@@ -63,13 +63,13 @@ public enum AppSiteAssociation {
     }
 
     /// A rule read back from an AASA file: a `/` pattern and whether it excludes.
-    public struct Rule: Sendable, Equatable {
-        public let pattern: String
-        public let exclude: Bool
+    package struct Rule: Sendable, Equatable {
+        package let pattern: String
+        package let exclude: Bool
     }
 
     /// The rules of an AASA document (`components`, or the older `paths` with `NOT `).
-    public static func rules(_ document: JSONValue) -> [Rule]? {
+    package static func rules(_ document: JSONValue) -> [Rule]? {
         guard let details = document["applinks"]?["details"]?.arrayValue else { return nil }
         var rules: [Rule] = []
         for detail in details {
@@ -88,7 +88,7 @@ public enum AppSiteAssociation {
     }
 
     /// Whether the rules send `path` to the app: the first rule that matches decides.
-    public static func opensApp(_ rules: [Rule], _ path: String) -> Bool {
+    package static func opensApp(_ rules: [Rule], _ path: String) -> Bool {
         for rule in rules where glob(Array(rule.pattern.unicodeScalars), Array(path.unicodeScalars)) {
             return !rule.exclude
         }
@@ -115,7 +115,7 @@ public enum AppSiteAssociation {
 
     /// A concrete path that an expansion matches, for checks: params get a value of
     /// their type.
-    public static func samplePath(_ segments: [SegmentMatcher]) -> String {
+    package static func samplePath(_ segments: [SegmentMatcher]) -> String {
         if segments.isEmpty { return "/" }
         return segments.map { segment -> String in
             switch segment {
@@ -138,7 +138,7 @@ public enum AppSiteAssociation {
     /// not send to the app (or sends while the manifest excludes them), and patterns of
     /// the file that open the app on paths no route matches (judged on a sample path:
     /// `*` read as `x1`).
-    public static func check(_ rules: [Rule], _ compiled: CompiledManifest, host: String) -> [String] {
+    package static func check(_ rules: [Rule], _ compiled: CompiledManifest, host: String) -> [String] {
         var problems: [String] = []
         for entry in compiled.table(forHost: host) {
             let sample = samplePath(entry.segments)

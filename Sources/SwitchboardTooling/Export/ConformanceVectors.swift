@@ -19,20 +19,20 @@ import Switchboard
 /// app-version boundaries of the routes it reaches, as `switchboard diff` explores them),
 /// then hostile URLs, each of which is refused for its own reason. `expect` is the result
 /// JSON of `GET /v1/resolve` byte for byte: keys in the contract's order, compact.
-public enum ConformanceVectors {
+package enum ConformanceVectors {
     /// The version of the resolution contract the cases prove: raised whenever a rule of
     /// docs/manifest.md changes what a URL resolves to, so a client knows which rules it passes.
-    public static let contractVersion = 1
+    package static let contractVersion = 1
 
     /// One case: the URL, the context (empty when none), the result JSON.
-    public struct Case: Sendable {
-        public let url: String
-        public let context: ResolveContext
-        public let expect: [UInt8]
+    package struct Case: Sendable {
+        package let url: String
+        package let context: ResolveContext
+        package let expect: [UInt8]
     }
 
     /// The cases for `compiled`, corpus first, then hostile URLs; no URL and context twice.
-    public static func cases(for compiled: CompiledManifest) -> [Case] {
+    package static func cases(for compiled: CompiledManifest) -> [Case] {
         var cases: [Case] = []
         var seen: Set<String> = []
         var exploration = ContextExploration([compiled])
@@ -59,7 +59,7 @@ public enum ConformanceVectors {
 
     /// The document: one line for the head and manifest, one per case, so a repository that
     /// keeps it shows a routing change as a diff of the cases it changed.
-    public static func document(for compiled: CompiledManifest, generator: String) -> [UInt8] {
+    package static func document(for compiled: CompiledManifest, generator: String) -> [UInt8] {
         var w = JSONWriter(capacity: compiled.canonicalBytes.count + 4096)
         w.raw("{\"format\":\"switchboard-conformance\",\"contract\":")
         w.integer(Int64(contractVersion))

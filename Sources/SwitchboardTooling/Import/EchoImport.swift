@@ -17,13 +17,13 @@ import RouteMatching
 /// print(imported.manifestText)
 /// imported.notes.forEach { print($0) }
 /// ```
-public struct EchoImport: Sendable {
-    public struct Options: Sendable {
-        public var hosts: [String]
-        public var schemes: [String]
-        public var version: Int64?
+package struct EchoImport: Sendable {
+    package struct Options: Sendable {
+        package var hosts: [String]
+        package var schemes: [String]
+        package var version: Int64?
 
-        public init(hosts: [String] = [], schemes: [String] = [], version: Int64? = nil) {
+        package init(hosts: [String] = [], schemes: [String] = [], version: Int64? = nil) {
             self.hosts = hosts
             self.schemes = schemes
             self.version = version
@@ -31,19 +31,19 @@ public struct EchoImport: Sendable {
     }
 
     /// Why a document could not be imported.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let pointer: String
-        public let message: String
-        public var description: String { "\(pointer.isEmpty ? "/" : pointer): \(message)" }
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let pointer: String
+        package let message: String
+        package var description: String { "\(pointer.isEmpty ? "/" : pointer): \(message)" }
     }
 
     /// The manifest, one route a line, ready to write to a file.
-    public let manifestText: String
+    package let manifestText: String
     /// What a person porting the table should know: dropped entries, priorities set,
     /// URLs the two orders send to different routes.
-    public let notes: [String]
+    package let notes: [String]
 
-    public init(json bytes: [UInt8], options: Options = Options()) throws(Failure) {
+    package init(json bytes: [UInt8], options: Options = Options()) throws(Failure) {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)

@@ -1,25 +1,25 @@
 import Switchboard
 /// What `switchboard check` found in one manifest file, as JSON or as GitHub
 /// annotations on the lines of the file.
-public struct CheckReport: Sendable {
-    public let file: String
-    public let diagnostics: [ManifestDiagnostic]
+package struct CheckReport: Sendable {
+    package let file: String
+    package let diagnostics: [ManifestDiagnostic]
     /// The manifest's version and ETag when it loaded (warnings allowed).
-    public let version: Int64?
-    public let etag: String?
+    package let version: Int64?
+    package let etag: String?
 
-    public init(file: String, diagnostics: [ManifestDiagnostic], version: Int64? = nil, etag: String? = nil) {
+    package init(file: String, diagnostics: [ManifestDiagnostic], version: Int64? = nil, etag: String? = nil) {
         self.file = file
         self.diagnostics = diagnostics
         self.version = version
         self.etag = etag
     }
 
-    public var errors: Int { diagnostics.filter { $0.severity == .error }.count }
-    public var valid: Bool { errors == 0 }
+    package var errors: Int { diagnostics.filter { $0.severity == .error }.count }
+    package var valid: Bool { errors == 0 }
 
     /// `{"file", "valid", "errors", "warnings", "version", "etag", "diagnostics": [...]}`
-    public var json: String {
+    package var json: String {
         var members: [JSONValue.Member] = [
             .init("file", .string(file)), .init("valid", .bool(valid)),
             .init("errors", .integer(Int64(errors))), .init("warnings", .integer(Int64(diagnostics.count - errors))),
@@ -43,7 +43,7 @@ public struct CheckReport: Sendable {
     }
 
     /// An annotation per diagnostic, on its line, titled with its code and pointer.
-    public var githubAnnotations: [String] {
+    package var githubAnnotations: [String] {
         diagnostics.map { d in
             GitHubAnnotation(d.severity == .error ? .error : .warning, file: file, position: d.position,
                              title: "\(d.code) \(d.pointer.isEmpty ? "/" : d.pointer)", message: d.message).command

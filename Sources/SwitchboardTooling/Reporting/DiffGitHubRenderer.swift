@@ -4,10 +4,10 @@ import Switchboard
 /// breaking as errors, changed as warnings, added as notices; declaration changes as
 /// notices (a universal link withdrawn as an error); stale ignore entries as warnings on
 /// the ignore file; the summary last.
-public struct DiffGitHubRenderer: DiffRenderer {
-    public init() {}
+package struct DiffGitHubRenderer: DiffRenderer {
+    package init() {}
 
-    public func render(_ report: DiffReport) -> String {
+    package func render(_ report: DiffReport) -> String {
         var lines: [String] = []
         for f in report.findings {
             let (file, position) = report.location(of: f.changes[0])

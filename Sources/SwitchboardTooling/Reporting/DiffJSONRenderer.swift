@@ -1,9 +1,9 @@
 import Switchboard
 /// Everything in the report as one JSON document, for tools.
-public struct DiffJSONRenderer: DiffRenderer {
-    public init() {}
+package struct DiffJSONRenderer: DiffRenderer {
+    package init() {}
 
-    public func render(_ report: DiffReport) -> String {
+    package func render(_ report: DiffReport) -> String {
         func position(_ p: SourcePosition?) -> [JSONValue.Member] {
             p.map { [.init("line", .integer(Int64($0.line))), .init("column", .integer(Int64($0.column)))] } ?? []
         }

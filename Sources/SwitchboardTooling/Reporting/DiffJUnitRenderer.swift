@@ -2,10 +2,10 @@ import Switchboard
 /// JUnit XML for CI dashboards: one test case per finding (a route and how its URLs'
 /// outcome changed; failed at or above `--fail-on`, skipped when accepted), one passing
 /// case when nothing changed.
-public struct DiffJUnitRenderer: DiffRenderer {
-    public init() {}
+package struct DiffJUnitRenderer: DiffRenderer {
+    package init() {}
 
-    public func render(_ report: DiffReport) -> String {
+    package func render(_ report: DiffReport) -> String {
         let findings = report.findings, accepted = report.acceptedFindings
         let failures = findings.filter { report.isFailure($0.changes[0]) }.count
         let total = max(1, findings.count + accepted.count)

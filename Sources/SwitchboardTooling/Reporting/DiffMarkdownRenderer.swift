@@ -4,12 +4,12 @@ import Switchboard
 /// under ``maxCharacters`` (GitHub's limit for a comment is 65,536), saying what it left
 /// out. Manifest text is escaped so that it shows as text: it cannot close the table,
 /// open HTML or a link.
-public struct DiffMarkdownRenderer: DiffRenderer {
-    public static let maxCharacters = 60_000
+package struct DiffMarkdownRenderer: DiffRenderer {
+    package static let maxCharacters = 60_000
 
-    public init() {}
+    package init() {}
 
-    public func render(_ report: DiffReport) -> String {
+    package func render(_ report: DiffReport) -> String {
         var out = "### Switchboard: routing changes\n\n**\(Self.escape(report.summary))**\n\n"
         // Room kept for the closing notes of what was left out.
         let budget = Self.maxCharacters - 2_000

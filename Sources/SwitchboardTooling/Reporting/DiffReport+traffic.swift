@@ -2,14 +2,14 @@ import Switchboard
 /// `--fail-on-share breaking=0.1%`: the run fails when more than that share of the
 /// requests read changes at that severity or above (`changed=` counts breaking changes
 /// too, `added=` every change).
-public struct ShareThreshold: Sendable, Equatable, CustomStringConvertible {
-    public let severity: ChangeSeverity
+package struct ShareThreshold: Sendable, Equatable, CustomStringConvertible {
+    package let severity: ChangeSeverity
     /// A fraction of 1 (`0.001` for `0.1%`).
-    public let fraction: Double
-    public let description: String
+    package let fraction: Double
+    package let description: String
 
     /// Reads `breaking=0.1%` (`changed=2%`, `added=0.5%`; `any` is `added`).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { return nil }
         let name = parts[0] == "any" ? "added" : parts[0]
@@ -26,17 +26,17 @@ public struct ShareThreshold: Sendable, Equatable, CustomStringConvertible {
 
 extension DiffReport {
     /// The traffic findings not accepted by the ignore file.
-    public var trafficFindings: [TrafficImpact.Finding] {
+    package var trafficFindings: [TrafficImpact.Finding] {
         (traffic?.findings ?? []).filter { ignore[$0.fingerprint] == nil }
     }
 
     /// The share of requests changed at `severity` or above, accepted changes left out.
-    public func trafficShare(atOrAbove severity: ChangeSeverity) -> Double {
+    package func trafficShare(atOrAbove severity: ChangeSeverity) -> Double {
         traffic?.share(atOrAbove: severity, ignoring: Set(ignore.keys)) ?? 0
     }
 
     /// The `--fail-on-share` thresholds that trip.
-    public var sharesExceeded: [ShareThreshold] {
+    package var sharesExceeded: [ShareThreshold] {
         guard traffic != nil else { return [] }
         return failOnShare.filter { trafficShare(atOrAbove: $0.severity) > $0.fraction }
     }
@@ -48,7 +48,7 @@ extension DiffReport {
 
     /// `breaking: 1.8% of 2,345,000 requests, 412 distinct URLs; top: artist /artist/:id/auction (31,200)`,
     /// one line per severity, most severe first.
-    public var trafficLines: [String] {
+    package var trafficLines: [String] {
         guard let traffic else { return [] }
         return ChangeSeverity.allCases.reversed().map { severity in
             let findings = trafficFindings.filter { $0.severity == severity }
@@ -60,14 +60,14 @@ extension DiffReport {
     }
 
     /// `traffic: 918,295 requests from 1,000,000 lines (2 bad); 88,589 URLs compared`
-    public var trafficHeader: String? {
+    package var trafficHeader: String? {
         guard let traffic else { return nil }
         return "traffic: \(TrafficReport.grouped(traffic.total)) requests from \(TrafficReport.grouped(traffic.lines)) lines "
             + "(\(TrafficReport.grouped(traffic.badLines)) bad); \(TrafficReport.grouped(traffic.compared)) URLs compared"
     }
 
     /// One traffic finding as a line: `breaking artwork: ... => ...  [fp]  27,987 requests (3.05%), 1,200 URLs, e.g. ...`.
-    public func describe(_ f: TrafficImpact.Finding) -> String {
+    package func describe(_ f: TrafficImpact.Finding) -> String {
         let total = traffic?.total ?? 0
         return "\(f.severity.rawValue) \(f.route): \(f.examples[0].old) => \(f.examples[0].new)  [\(f.fingerprint)]  "
             + "\(TrafficReport.grouped(f.hits)) request\(f.hits == 1 ? "" : "s") (\(TrafficReport.percent(f.hits, of: total))), "
@@ -75,7 +75,7 @@ extension DiffReport {
     }
 
     /// What `--fail-on-share` found, one line per threshold.
-    public var shareVerdicts: [String] {
+    package var shareVerdicts: [String] {
         guard let traffic else { return [] }
         let exceeded = sharesExceeded
         return failOnShare.map { t in

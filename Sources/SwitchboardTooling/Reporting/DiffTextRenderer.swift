@@ -2,10 +2,10 @@ import Switchboard
 /// For people at a terminal: declaration changes, then one line per finding (a route and
 /// how its URLs' outcome changed), breaking first, with how many URLs, a few of them and
 /// its fingerprint; accepted and stale ignore entries; a summary line last.
-public struct DiffTextRenderer: DiffRenderer {
-    public init() {}
+package struct DiffTextRenderer: DiffRenderer {
+    package init() {}
 
-    public func render(_ report: DiffReport) -> String {
+    package func render(_ report: DiffReport) -> String {
         var lines: [String] = []
         // Weighed by real traffic first: what most users will see.
         if let header = report.trafficHeader {

@@ -11,18 +11,18 @@ import Switchboard
 /// GitHubAnnotation(.error, file: "routes.json", line: 12, column: 7, message: "duplicate route").command
 /// // ::error file=routes.json,line=12,col=7::duplicate route
 /// ```
-public struct GitHubAnnotation: Sendable, Equatable {
-    public enum Level: String, Sendable {
+package struct GitHubAnnotation: Sendable, Equatable {
+    package enum Level: String, Sendable {
         case error, warning, notice
     }
 
-    public let level: Level
-    public let file: String?
-    public let position: SourcePosition?
-    public let title: String?
-    public let message: String
+    package let level: Level
+    package let file: String?
+    package let position: SourcePosition?
+    package let title: String?
+    package let message: String
 
-    public init(_ level: Level, file: String?, position: SourcePosition? = nil, title: String? = nil, message: String) {
+    package init(_ level: Level, file: String?, position: SourcePosition? = nil, title: String? = nil, message: String) {
         self.level = level
         self.file = file
         self.position = position
@@ -30,12 +30,12 @@ public struct GitHubAnnotation: Sendable, Equatable {
         self.message = message
     }
 
-    public init(_ level: Level, file: String?, line: Int, column: Int, title: String? = nil, message: String) {
+    package init(_ level: Level, file: String?, line: Int, column: Int, title: String? = nil, message: String) {
         self.init(level, file: file, position: SourcePosition(line: line, column: column), title: title, message: message)
     }
 
     /// The workflow command, one line.
-    public var command: String {
+    package var command: String {
         var properties: [String] = []
         if let file { properties.append("file=" + Self.escapeProperty(file)) }
         if let position { properties.append("line=\(position.line),col=\(position.column)") }
@@ -45,7 +45,7 @@ public struct GitHubAnnotation: Sendable, Equatable {
     }
 
     /// The message: `%`, CR and LF encoded.
-    public static func escapeData(_ text: String) -> String {
+    package static func escapeData(_ text: String) -> String {
         var out = ""
         for ch in text.unicodeScalars {
             switch ch {
@@ -59,7 +59,7 @@ public struct GitHubAnnotation: Sendable, Equatable {
     }
 
     /// A property value: also `:` and `,`.
-    public static func escapeProperty(_ text: String) -> String {
+    package static func escapeProperty(_ text: String) -> String {
         var out = ""
         for ch in escapeData(text).unicodeScalars {
             switch ch {

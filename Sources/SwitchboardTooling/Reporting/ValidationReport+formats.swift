@@ -2,7 +2,7 @@ import Switchboard
 extension ValidationReport {
     /// Every case with its outcome and explanation, totals, and coverage when measured:
     /// what `validate --format json` prints and `POST /v1/validate` answers.
-    public func json(coverage: RouteCoverage? = nil) -> JSONValue {
+    package func json(coverage: RouteCoverage? = nil) -> JSONValue {
         var members: [JSONValue.Member] = [
             .init("passed", .integer(Int64(passed))), .init("failed", .integer(Int64(failed))),
             .init("cases", .array(entries.map { entry in
@@ -28,7 +28,7 @@ extension ValidationReport {
     }
 
     /// An error annotation on the line of each failed case, the summary last.
-    public var githubAnnotations: [String] {
+    package var githubAnnotations: [String] {
         entries.filter { !$0.passed }.map { entry in
             GitHubAnnotation(.error, file: source, line: entry.testCase.line, column: 1, title: "deep link \(entry.testCase.url)",
                              message: (["expected \(entry.testCase.expectation), got \(entry.result.outcome)"]

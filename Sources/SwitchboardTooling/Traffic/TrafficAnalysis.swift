@@ -6,9 +6,9 @@ import Switchboard
 /// (``SpaceSaving``): a URL pushed out is resolved again when it comes back, which costs
 /// time, never accuracy. Only the shapes' counts can be estimates: past
 /// `shapeCapacity` distinct shapes, the least counted give way (the report says so).
-public final class TrafficAnalysis {
+package final class TrafficAnalysis {
     /// What the tables may hold unless told otherwise (`traffic --memory`): 128 MiB.
-    public static let defaultMemoryBudget = 128 << 20
+    package static let defaultMemoryBudget = 128 << 20
     /// An entry's bytes beside its strings' (the entry, its key's slot, the heap's
     /// indices, the strings' headers), rounded up.
     static let entryOverhead = 256
@@ -37,7 +37,7 @@ public final class TrafficAnalysis {
         let example: String
     }
 
-    public let manifest: CompiledManifest
+    package let manifest: CompiledManifest
     private let shaper: TrafficShape
     private var cache: SpaceSaving<TrafficRecord.Key, Summary>
     private var shapes: SpaceSaving<String, Nowhere>
@@ -52,7 +52,7 @@ public final class TrafficAnalysis {
 
     /// `memoryBudget`: bytes the two tables may hold (``defaultMemoryBudget``), three
     /// quarters for the URLs, one for the shapes.
-    public init(manifest: CompiledManifest, showQuery: Bool = false, cacheCapacity: Int = 100_000, shapeCapacity: Int = 10_000,
+    package init(manifest: CompiledManifest, showQuery: Bool = false, cacheCapacity: Int = 100_000, shapeCapacity: Int = 10_000,
                 memoryBudget: Int = TrafficAnalysis.defaultMemoryBudget) {
         self.manifest = manifest
         shaper = TrafficShape(manifest.manifest, showQuery: showQuery)
@@ -68,7 +68,7 @@ public final class TrafficAnalysis {
     }
 
     /// Tallies one record.
-    public func add(_ record: TrafficRecord) {
+    package func add(_ record: TrafficRecord) {
         var made = false
         let summary = cache.add(record.key, weight: record.hits) {
             made = true
@@ -106,7 +106,7 @@ public final class TrafficAnalysis {
 
     /// The report of what was read. `top`: how many shapes of links that went nowhere to
     /// list; `rareBelow`: routes with fewer hits (but some) are listed as rare.
-    public func report(_ reader: TrafficReader, top: Int = 20, rareBelow: Int = 10) -> TrafficReport {
+    package func report(_ reader: TrafficReader, top: Int = 20, rareBelow: Int = 10) -> TrafficReport {
         let routes = manifest.manifest.routes.map { TrafficReport.RouteHits(route: $0.name, hits: routeHits[$0.index], redirect: $0.redirect != nil) }
         return TrafficReport(
             total: reader.requests, lines: reader.lines, badLines: reader.badLines, skippedLines: reader.skippedLines,

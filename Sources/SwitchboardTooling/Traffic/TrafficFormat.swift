@@ -2,7 +2,7 @@ import Switchboard
 import RouteMatching
 
 /// What a line of traffic is.
-public enum TrafficLine: Sendable, Equatable {
+package enum TrafficLine: Sendable, Equatable {
     /// A link someone opened.
     case record(TrafficRecord)
     /// Well formed but no link: a blank line, a comment, an API call that is not a
@@ -23,7 +23,7 @@ extension TrafficLine {
 
 /// The formats `switchboard traffic` reads, detected per file from its first line that
 /// fits one.
-public enum TrafficFormat: String, Sendable, CaseIterable {
+package enum TrafficFormat: String, Sendable, CaseIterable {
     /// One URL a line; `#` starts a comment line.
     case urls
     /// One JSON object a line: `url`, and optionally `platform`, `idiom`, `appVersion`
@@ -38,7 +38,7 @@ public enum TrafficFormat: String, Sendable, CaseIterable {
 
     /// The format `line` is written in, nil when it fits none (a file's first lines may
     /// be cut short or garbage: its format is that of its first line that fits one).
-    public static func detect(_ line: ArraySlice<UInt8>) -> TrafficFormat? {
+    package static func detect(_ line: ArraySlice<UInt8>) -> TrafficFormat? {
         let trimmed = TrafficFormat.trim(line)
         if trimmed.first == UInt8(ascii: "{") { return .jsonLines }
         if AccessLogLine(trimmed) != nil { return .accessLog }
@@ -48,7 +48,7 @@ public enum TrafficFormat: String, Sendable, CaseIterable {
 
     /// Reads one line (without its line end). `host`, when given, makes a path-only URL
     /// (`/artist/x`) an http(s) URL of that host, as an access log of a web host implies.
-    public func read(_ line: ArraySlice<UInt8>, host: String? = nil) -> TrafficLine {
+    package func read(_ line: ArraySlice<UInt8>, host: String? = nil) -> TrafficLine {
         let line = Self.trim(line)
         if line.isEmpty { return .skipped }
         switch self {

@@ -5,43 +5,43 @@ import Switchboard
 /// ``OutcomeChange`` (the same finding as the generated URLs of that route), so a finding
 /// says how many requests it touches. As in ``TrafficAnalysis``, each distinct URL is
 /// compared once and kept in a bounded table of the most requested; the tallies are exact.
-public final class TrafficImpact {
+package final class TrafficImpact {
     /// The requests one change touches.
-    public struct Finding: Sendable {
-        public let fingerprint: String
-        public let severity: ChangeSeverity
-        public fileprivate(set) var hits = 0
+    package struct Finding: Sendable {
+        package let fingerprint: String
+        package let severity: ChangeSeverity
+        package fileprivate(set) var hits = 0
         /// Distinct URLs (with their contexts) that changed this way: exact unless the
         /// table of URLs overflowed (``Result/estimated``), then at most this many.
-        public fileprivate(set) var urls = 0
+        package fileprivate(set) var urls = 0
         /// The first few, as a report may show them (query values left out unless asked).
-        public fileprivate(set) var examples: [OutcomeChange] = []
+        package fileprivate(set) var examples: [OutcomeChange] = []
         /// The route it concerns, and its pattern: the one before, else the one after.
-        public var route: String { examples[0].old.route ?? examples[0].new.route ?? "(no route)" }
-        public var pattern: String { examples[0].old.pattern ?? examples[0].new.pattern ?? examples[0].shape }
+        package var route: String { examples[0].old.route ?? examples[0].new.route ?? "(no route)" }
+        package var pattern: String { examples[0].old.pattern ?? examples[0].new.pattern ?? examples[0].shape }
         /// Its examples' URLs, each with the context it came in (`/show/x/info [platform=ios]`).
-        public var exampleURLs: [String] { examples.map(\.urlInContext) }
+        package var exampleURLs: [String] { examples.map(\.urlInContext) }
     }
 
     /// What was read and what changed, for ``DiffReport``.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Requests read.
-        public let total: Int
-        public let lines: Int
-        public let badLines: Int
-        public let badExamples: [TrafficReader.BadLine]
+        package let total: Int
+        package let lines: Int
+        package let badLines: Int
+        package let badExamples: [TrafficReader.BadLine]
         /// Every finding, most requests first.
-        public let findings: [Finding]
+        package let findings: [Finding]
         /// URLs compared (distinct, more if some left the table and came back).
-        public let compared: Int
-        public let estimated: Bool
+        package let compared: Int
+        package let estimated: Bool
 
         /// Requests whose change is at `severity` or above, leaving out `ignored` fingerprints.
-        public func hits(atOrAbove severity: ChangeSeverity, ignoring ignored: Set<String> = []) -> Int {
+        package func hits(atOrAbove severity: ChangeSeverity, ignoring ignored: Set<String> = []) -> Int {
             findings.filter { $0.severity >= severity && !ignored.contains($0.fingerprint) }.reduce(0) { $0 + $1.hits }
         }
 
-        public func share(atOrAbove severity: ChangeSeverity, ignoring ignored: Set<String> = []) -> Double {
+        package func share(atOrAbove severity: ChangeSeverity, ignoring ignored: Set<String> = []) -> Double {
             total == 0 ? 0 : Double(hits(atOrAbove: severity, ignoring: ignored)) / Double(total)
         }
     }
@@ -52,9 +52,9 @@ public final class TrafficImpact {
     private var cache: SpaceSaving<TrafficRecord.Key, String?>
     private var findings: [String: Finding] = [:]
     private var compared = 0
-    public static let keptExamples = 3
+    package static let keptExamples = 3
 
-    public init(old: CompiledManifest, new: CompiledManifest, showQuery: Bool = false, cacheCapacity: Int = 100_000,
+    package init(old: CompiledManifest, new: CompiledManifest, showQuery: Bool = false, cacheCapacity: Int = 100_000,
                 memoryBudget: Int = TrafficAnalysis.defaultMemoryBudget) {
         replay = ManifestDiff.Replay(old: old, new: new)
         shaper = TrafficShape(new.manifest, showQuery: showQuery)
@@ -65,7 +65,7 @@ public final class TrafficImpact {
     }
 
     /// Tallies one record.
-    public func add(_ record: TrafficRecord) {
+    package func add(_ record: TrafficRecord) {
         let fingerprint = cache.add(record.key, weight: record.hits) {
             compare(record)
         }
@@ -87,7 +87,7 @@ public final class TrafficImpact {
         return fingerprint
     }
 
-    public func result(_ reader: TrafficReader) -> Result {
+    package func result(_ reader: TrafficReader) -> Result {
         Result(total: reader.requests, lines: reader.lines, badLines: reader.badLines, badExamples: reader.badExamples,
                findings: findings.values.sorted { ($0.hits, $1.fingerprint) > ($1.hits, $0.fingerprint) },
                compared: compared, estimated: cache.evicted)

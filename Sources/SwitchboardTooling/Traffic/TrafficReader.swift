@@ -11,30 +11,30 @@ import Switchboard
 /// reader.feed(chunk) { record in ... }   // as often as chunks come
 /// reader.finish { record in ... }
 /// ```
-public struct TrafficReader: Sendable {
+package struct TrafficReader: Sendable {
     /// A line that fit no format.
-    public struct BadLine: Sendable, Equatable {
-        public let file: String
-        public let line: Int
-        public let reason: String
+    package struct BadLine: Sendable, Equatable {
+        package let file: String
+        package let line: Int
+        package let reason: String
     }
 
-    public static let maxLineLength = 12 << 10
-    public static let keptBadLines = 10
+    package static let maxLineLength = 12 << 10
+    package static let keptBadLines = 10
 
     /// `host`: what a path-only URL is taken to be on (`--host`), as for a web host's log.
-    public let host: String?
+    package let host: String?
     /// Lines read, bad lines among them, and lines with no link (blank, comments, other
     /// endpoints, other methods).
-    public private(set) var lines = 0
-    public private(set) var badLines = 0
-    public private(set) var skippedLines = 0
+    package private(set) var lines = 0
+    package private(set) var badLines = 0
+    package private(set) var skippedLines = 0
     /// Requests read: links, each line counting its `hits`.
-    public private(set) var requests = 0
+    package private(set) var requests = 0
     /// The first ``keptBadLines`` bad lines.
-    public private(set) var badExamples: [BadLine] = []
+    package private(set) var badExamples: [BadLine] = []
     /// Each file's detected format, in order.
-    public private(set) var formats: [(file: String, format: TrafficFormat)] = []
+    package private(set) var formats: [(file: String, format: TrafficFormat)] = []
 
     private var file = ""
     private var lineNumber = 0
@@ -42,12 +42,12 @@ public struct TrafficReader: Sendable {
     private var pending: [UInt8] = []
     private var overlong = false
 
-    public init(host: String? = nil) {
+    package init(host: String? = nil) {
         self.host = host
     }
 
     /// Starts a file: line numbers count from 1 again, its format is detected anew.
-    public mutating func begin(file: String) {
+    package mutating func begin(file: String) {
         self.file = file
         lineNumber = 0
         format = nil
@@ -56,7 +56,7 @@ public struct TrafficReader: Sendable {
     }
 
     /// Reads the complete lines of `chunk` (with what an earlier chunk left unfinished).
-    public mutating func feed(_ chunk: ArraySlice<UInt8>, _ body: (TrafficRecord) -> Void) {
+    package mutating func feed(_ chunk: ArraySlice<UInt8>, _ body: (TrafficRecord) -> Void) {
         var start = chunk.startIndex
         while let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) {
             if pending.isEmpty && !overlong {
@@ -79,12 +79,12 @@ public struct TrafficReader: Sendable {
 
     /// Counts a problem with the file itself (a gzip stream cut short or damaged) as a bad
     /// line, at the line it was reached.
-    public mutating func fileProblem(_ reason: String) {
+    package mutating func fileProblem(_ reason: String) {
         bad(reason)
     }
 
     /// Reads a last line without a line end.
-    public mutating func finish(_ body: (TrafficRecord) -> Void) {
+    package mutating func finish(_ body: (TrafficRecord) -> Void) {
         if !pending.isEmpty || overlong { take(pending[...], body) }
         pending.removeAll(keepingCapacity: true)
     }

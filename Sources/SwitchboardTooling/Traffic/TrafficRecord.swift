@@ -3,15 +3,15 @@ import RouteMatching
 
 /// One request read from traffic: the URL a user opened, the context it came with, and
 /// how many requests the line stands for (1 but for pre-counted JSON lines).
-public struct TrafficRecord: Sendable, Hashable {
-    public var url: String
-    public var context: ResolveContext
-    public var hits: Int
+package struct TrafficRecord: Sendable, Hashable {
+    package var url: String
+    package var context: ResolveContext
+    package var hits: Int
     /// Who sent it, when the line says: an access log's remote address, the `client` of a
     /// JSON line (Switchboard's own log names the client a trusted proxy forwarded).
-    public var client: String?
+    package var client: String?
 
-    public init(url: String, context: ResolveContext = .none, hits: Int = 1, client: String? = nil) {
+    package init(url: String, context: ResolveContext = .none, hits: Int = 1, client: String? = nil) {
         self.url = url
         self.context = context
         self.hits = hits

@@ -2,55 +2,55 @@ import Switchboard
 /// What `switchboard traffic` reports: requests by outcome, hits per route (zero
 /// included), the routes no request used or few did, and the links that end at the
 /// fallback or are rejected, grouped by shape. Text, JSON and Markdown.
-public struct TrafficReport: Sendable {
-    public struct RouteHits: Sendable {
-        public let route: String
+package struct TrafficReport: Sendable {
+    package struct RouteHits: Sendable {
+        package let route: String
         /// Requests it answered, and for a redirect route, requests it passed on.
-        public let hits: Int
-        public let redirect: Bool
+        package let hits: Int
+        package let redirect: Bool
     }
 
-    public struct Nowhere: Sendable {
-        public let shape: String
-        public let status: Resolution.Status
-        public let reason: String?
-        public let hits: Int
+    package struct Nowhere: Sendable {
+        package let shape: String
+        package let status: Resolution.Status
+        package let reason: String?
+        package let hits: Int
         /// How much of `hits` may belong to shapes it replaced (0: exact).
-        public let overcount: Int
-        public let example: String
+        package let overcount: Int
+        package let example: String
     }
 
     /// Requests read (a JSON line's `hits` counted as that many).
-    public let total: Int
-    public let lines: Int
-    public let badLines: Int
-    public let skippedLines: Int
-    public let badExamples: [TrafficReader.BadLine]
-    public let formats: [(file: String, format: String)]
-    public let outcomes: [(status: Resolution.Status, hits: Int)]
+    package let total: Int
+    package let lines: Int
+    package let badLines: Int
+    package let skippedLines: Int
+    package let badExamples: [TrafficReader.BadLine]
+    package let formats: [(file: String, format: String)]
+    package let outcomes: [(status: Resolution.Status, hits: Int)]
     /// Rejections by reason, most first.
-    public let reasons: [(reason: String, hits: Int)]
+    package let reasons: [(reason: String, hits: Int)]
     /// Every route, in manifest order.
-    public let routes: [RouteHits]
-    public let rareBelow: Int
+    package let routes: [RouteHits]
+    package let rareBelow: Int
     /// The most requested shapes of links that went nowhere, most first.
-    public let nowhere: [Nowhere]
+    package let nowhere: [Nowhere]
     /// How many shapes of such links were counted (at most the sketch's capacity).
-    public let nowhereShapes: Int
+    package let nowhereShapes: Int
     /// Whether the shapes' counts are estimates (more shapes than the sketch holds).
-    public let estimated: Bool
+    package let estimated: Bool
     /// URLs resolved: the distinct ones, more if some were resolved again.
-    public let resolved: Int
-    public let cacheEvicted: Bool
+    package let resolved: Int
+    package let cacheEvicted: Bool
     /// Distinct clients of the lines that name one (exact up to 4,096, then estimated
     /// within about 2%: ``clientsEstimated``), nil when none does (a URL list).
-    public let clients: Int?
-    public let clientsEstimated: Bool
-    public let manifestVersion: Int
-    public let etag: String
+    package let clients: Int?
+    package let clientsEstimated: Bool
+    package let manifestVersion: Int
+    package let etag: String
 
-    public var unused: [String] { routes.filter { $0.hits == 0 }.map(\.route) }
-    public var rare: [RouteHits] { routes.filter { $0.hits > 0 && $0.hits < rareBelow }.sorted { $0.hits < $1.hits } }
+    package var unused: [String] { routes.filter { $0.hits == 0 }.map(\.route) }
+    package var rare: [RouteHits] { routes.filter { $0.hits > 0 && $0.hits < rareBelow }.sorted { $0.hits < $1.hits } }
 
     func share(_ hits: Int) -> String { Self.percent(hits, of: total) }
 
@@ -84,7 +84,7 @@ public struct TrafficReport: Sendable {
 }
 
 extension TrafficReport {
-    public var text: String {
+    package var text: String {
         var out = "\(Self.grouped(total)) requests from \(Self.grouped(lines)) lines"
         out += " (\(Self.grouped(badLines)) bad, \(Self.grouped(skippedLines)) without a link); \(Self.grouped(resolved)) URLs resolved"
         out += " with manifest version \(manifestVersion) \(etag)"
@@ -112,7 +112,7 @@ extension TrafficReport {
         return out
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         func count(_ n: Int) -> JSONValue { .integer(Int64(n)) }
         return .object([
             .init("total", count(total)), .init("lines", count(lines)), .init("badLines", count(badLines)),
@@ -139,7 +139,7 @@ extension TrafficReport {
         ])
     }
 
-    public var markdown: String {
+    package var markdown: String {
         func cell(_ text: String) -> String { DiffMarkdownRenderer.escape(text) }
         var out = "### Traffic: \(Self.grouped(total)) requests\n\n"
         out += "Manifest version \(manifestVersion) (`\(etag)`); \(Self.grouped(lines)) lines, \(Self.grouped(badLines)) bad.\n\n"

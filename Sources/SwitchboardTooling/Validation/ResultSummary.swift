@@ -1,18 +1,18 @@
 import Switchboard
 /// What a result says, read back from its JSON, so results computed here and results
 /// fetched from a running server are judged and explained the same way.
-public struct ResultSummary: Sendable, Equatable {
-    public var url: String
-    public var status: String
-    public var route: String?
+package struct ResultSummary: Sendable, Equatable {
+    package var url: String
+    package var status: String
+    package var route: String?
     /// The pattern (or alias) of `route` that matched.
-    public var pattern: String?
-    public var destination: String?
-    public var reason: String?
+    package var pattern: String?
+    package var destination: String?
+    package var reason: String?
     /// The `explain` object, when present.
-    public var explain: JSONValue?
+    package var explain: JSONValue?
 
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let url = json["url"]?.stringValue, let status = json["status"]?.stringValue else { return nil }
         self.url = url
         self.status = status
@@ -24,7 +24,7 @@ public struct ResultSummary: Sendable, Equatable {
     }
 
     /// The redirecting routes the resolution passed through (from `explain`).
-    public var redirects: [(route: String, pattern: String)] {
+    package var redirects: [(route: String, pattern: String)] {
         (explain?["tried"]?.arrayValue ?? []).compactMap { step in
             guard step["outcome"]?.stringValue == "redirected", let route = step["route"]?.stringValue,
                   let pattern = step["pattern"]?.stringValue else { return nil }
@@ -33,7 +33,7 @@ public struct ResultSummary: Sendable, Equatable {
     }
 
     /// `matched artwork -> Artwork`, `fallback -> WebView`, `rejected (userinfo in URL)`.
-    public var outcome: String {
+    package var outcome: String {
         switch status {
         case "matched": return "matched route \(route ?? "?") -> \(destination ?? "?")"
         case "fallback": return "fallback -> \(destination ?? "?")"
@@ -44,7 +44,7 @@ public struct ResultSummary: Sendable, Equatable {
 
     /// The explanation as text lines: the one format `resolve --explain`, the API's
     /// `explain=1` and `validate` share (the same data, read from the same JSON).
-    public var explanationLines: [String] {
+    package var explanationLines: [String] {
         guard let explain else { return [] }
         var lines: [String] = []
         if let path = explain["path"]?.stringValue {

@@ -2,20 +2,20 @@ import Switchboard
 /// Which routes and aliases a set of cases reaches, as Envoy's `router_check_tool
 /// --covall` reports: a route's pattern counts as reached when a case matched it or
 /// redirected through it.
-public struct RouteCoverage: Sendable {
+package struct RouteCoverage: Sendable {
     /// One pattern (or alias) of one route.
-    public struct Target: Sendable, Hashable, CustomStringConvertible {
-        public let route: String
-        public let pattern: String
-        public var description: String { "\(route) \(pattern)" }
+    package struct Target: Sendable, Hashable, CustomStringConvertible {
+        package let route: String
+        package let pattern: String
+        package var description: String { "\(route) \(pattern)" }
     }
 
     /// Every route's every pattern, in manifest order.
-    public let targets: [Target]
+    package let targets: [Target]
     /// Those no case reached.
-    public let unreached: [Target]
+    package let unreached: [Target]
 
-    public init(manifest: Manifest, results: [ResultSummary]) {
+    package init(manifest: Manifest, results: [ResultSummary]) {
         var reached: Set<Target> = []
         for result in results {
             if result.status == "matched", let route = result.route, let pattern = result.pattern {
@@ -28,12 +28,12 @@ public struct RouteCoverage: Sendable {
     }
 
     /// The share reached, 0...100 (100 for a manifest without routes).
-    public var percent: Double {
+    package var percent: Double {
         targets.isEmpty ? 100 : Double(targets.count - unreached.count) * 100 / Double(targets.count)
     }
 
     /// `coverage: 14 of 16 routes and aliases reached (87.5%)`
-    public var summary: String {
+    package var summary: String {
         let shown = (percent * 10).rounded(.down) / 10
         return "coverage: \(targets.count - unreached.count) of \(targets.count) routes and aliases reached (\(shown)%)"
     }

@@ -7,8 +7,8 @@ import Switchboard
 /// https://www.artsy.net/nowhere -> fallback
 /// /artwork/soup [platform=ios appVersion=7.1.0] -> WebView
 /// ```
-public struct ValidationCase: Sendable, Equatable {
-    public enum Expectation: Sendable, Equatable, CustomStringConvertible {
+package struct ValidationCase: Sendable, Equatable {
+    package enum Expectation: Sendable, Equatable, CustomStringConvertible {
         /// Any route matches.
         case matched
         case destination(String)
@@ -16,7 +16,7 @@ public struct ValidationCase: Sendable, Equatable {
         case external
         case rejected
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .matched: return "a route"
             case .destination(let d): return d
@@ -27,15 +27,15 @@ public struct ValidationCase: Sendable, Equatable {
         }
     }
 
-    public let line: Int
-    public let url: String
-    public let expectation: Expectation
+    package let line: Int
+    package let url: String
+    package let expectation: Expectation
     /// The context the case names (`[platform=ios appVersion=7.1.0]`), replacing the run's.
-    public let context: ResolveContext?
+    package let context: ResolveContext?
     /// The line as written (without comment), for reports.
-    public let text: String
+    package let text: String
 
-    public init(line: Int, url: String, context: ResolveContext? = nil, expectation: Expectation, text: String) {
+    package init(line: Int, url: String, context: ResolveContext? = nil, expectation: Expectation, text: String) {
         self.line = line
         self.url = url
         self.context = context
@@ -44,16 +44,16 @@ public struct ValidationCase: Sendable, Equatable {
     }
 
     /// Why a cases file cannot be read.
-    public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-        public let line: Int
-        public let message: String
-        public var description: String { "line \(line): \(message)" }
+    package struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+        package let line: Int
+        package let message: String
+        package var description: String { "line \(line): \(message)" }
     }
 
     /// Parses a cases file: one case a line, blank lines and `#` comments skipped. A URL or
     /// a destination may be written as a JSON string (`"Featured Fairs"`), as ``line(url:context:expectation:)``
     /// writes one that is not a plain word; a quoted `"fallback"` is a destination of that name.
-    public static func parse(_ text: String) throws(SyntaxError) -> [ValidationCase] {
+    package static func parse(_ text: String) throws(SyntaxError) -> [ValidationCase] {
         var cases: [ValidationCase] = []
         // "\r\n" is one Character: a file with Windows line ends splits on it as well.
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
@@ -192,7 +192,7 @@ public struct ValidationCase: Sendable, Equatable {
     }
 
     /// A context as a case writes it: `[platform=ios appVersion=7.1.0]`, or empty for none.
-    public static func text(of context: ResolveContext) -> String {
+    package static func text(of context: ResolveContext) -> String {
         var fields: [String] = []
         if let p = context.platform { fields.append("platform=\(p)") }
         if let i = context.idiom { fields.append("idiom=\(i)") }
@@ -202,7 +202,7 @@ public struct ValidationCase: Sendable, Equatable {
 
     /// The line that states `expectation` for `url` in `context`; a URL or destination that
     /// would not read back as itself is written as a JSON string (docs/pipelines.md).
-    public static func line(url: String, context: ResolveContext = .none, expectation: Expectation) -> String {
+    package static func line(url: String, context: ResolveContext = .none, expectation: Expectation) -> String {
         let ctx = text(of: context)
         let written = isPlain(url, url: true) ? url : quoted(url)
         let subject = ctx.isEmpty ? written : "\(written) \(ctx)"
@@ -237,7 +237,7 @@ public struct ValidationCase: Sendable, Equatable {
     }
 
     /// Whether `result` meets the expectation.
-    public func isMet(by result: ResultSummary) -> Bool {
+    package func isMet(by result: ResultSummary) -> Bool {
         switch expectation {
         case .matched: return result.status == "matched"
         case .destination(let d): return result.status == "matched" && result.destination == d

@@ -1,40 +1,40 @@
 import Switchboard
 /// The outcome of a validation run: each case with its result, and JUnit XML for CI.
-public struct ValidationReport: Sendable {
-    public struct Entry: Sendable {
-        public let testCase: ValidationCase
-        public let result: ResultSummary
-        public var passed: Bool { testCase.isMet(by: result) }
+package struct ValidationReport: Sendable {
+    package struct Entry: Sendable {
+        package let testCase: ValidationCase
+        package let result: ResultSummary
+        package var passed: Bool { testCase.isMet(by: result) }
 
-        public init(testCase: ValidationCase, result: ResultSummary) {
+        package init(testCase: ValidationCase, result: ResultSummary) {
             self.testCase = testCase
             self.result = result
         }
     }
 
-    public let source: String
-    public let entries: [Entry]
+    package let source: String
+    package let entries: [Entry]
 
-    public init(source: String, entries: [Entry]) {
+    package init(source: String, entries: [Entry]) {
         self.source = source
         self.entries = entries
     }
 
-    public var passed: Int { entries.filter(\.passed).count }
-    public var failed: Int { entries.count - passed }
+    package var passed: Int { entries.filter(\.passed).count }
+    package var failed: Int { entries.count - passed }
 
     /// A failure as text: the case, what was expected, what came, and why.
-    public static func failureText(_ entry: Entry) -> [String] {
+    package static func failureText(_ entry: Entry) -> [String] {
         ["FAIL line \(entry.testCase.line): \(entry.testCase.text)",
          "  expected \(entry.testCase.expectation), got \(entry.result.outcome)"]
             + entry.result.explanationLines.map { "  " + $0 }
     }
 
     /// The summary line: `N passed, N failed`.
-    public var summary: String { "\(passed) passed, \(failed) failed" }
+    package var summary: String { "\(passed) passed, \(failed) failed" }
 
     /// JUnit XML: one testsuite, one testcase per case, failures with the explanation.
-    public var junitXML: String {
+    package var junitXML: String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites tests=\"\(entries.count)\" failures=\"\(failed)\">\n"
         xml += "  <testsuite name=\"switchboard validate \(XMLText.escape(source))\" tests=\"\(entries.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\">\n"
