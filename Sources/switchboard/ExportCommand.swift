@@ -102,9 +102,22 @@ struct ConformanceCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the document to this file instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Option(help: ArgumentHelp("Also prove these URLs, one per line: the table's own edge cases.", valueName: "file"))
+    var urls: String?
+
     func run() throws {
         let compiled = try manifest.load()
-        let document = ConformanceVectors.document(for: compiled, generator: "switchboard export conformance --config \(manifest.config)")
+        var extra: [String] = []
+        var generator = "switchboard export conformance --config \(manifest.config)"
+        if let urls {
+            guard let data = FileManager.default.contents(atPath: urls) else {
+                printError("switchboard: \(urls): cannot be read")
+                throw ExitCode(2)
+            }
+            extra = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+            generator += " --urls \(urls)"
+        }
+        let document = ConformanceVectors.document(for: compiled, urls: extra, generator: generator)
         guard let output else {
             FileHandle.standardOutput.write(Data(document))
             return

@@ -1,28 +1,52 @@
 import Foundation
+import Switchboard
 import Testing
 import TestSupport
 
-/// The conformance vectors' format has a JSON Schema in the repository
-/// (`docs/conformance.schema.json`, docs/clients.md): documents the CLI exports from real and
-/// fixture tables validate against it, and one that breaks its rules does not.
+/// The conformance folder's two formats have a JSON Schema each in the repository
+/// (`docs/conformance.schema.json`, `docs/manifest-errors.schema.json`, docs/clients.md):
+/// the committed documents (fresh exports, `ConformanceFilesTests`) validate against them,
+/// and documents that break their rules do not.
 struct ConformanceSchemaTests {
-    static let validator = """
+    static let validator = validator(schema: "docs/conformance.schema.json")
+    static let errorsValidator = validator(schema: "docs/manifest-errors.schema.json")
+
+    static func validator(schema: String) -> String {
+        """
         import json, sys, jsonschema
-        schema = json.load(open("docs/conformance.schema.json"))
+        schema = json.load(open("\(schema)"))
         jsonschema.Draft202012Validator.check_schema(schema)
         errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(sys.argv[1]))), key=lambda e: list(e.path))
         for message in sorted({e.message[:200] for e in errors})[:20]: print(message)
         sys.exit(1 if errors else 0)
         """
+    }
 
-    @Test(arguments: ["Config/routes.json", "Tests/ClientTests/Fixtures/conformance-routes.json", "Tests/CLITests/Fixtures/eigen-routes.json"])
-    func exportedVectorsValidateAgainstTheSchema(_ table: String) throws {
+    @Test(arguments: ConformanceFilesTests.vectorFiles)
+    func theCommittedVectorsValidateAgainstTheSchema(_ file: String) throws {
         let python = try Subprocess.python()
-        let vectors = try CLI.run(["export", "conformance", "--config", table])
-        #expect(vectors.status == 0)
-        let file = try CLI.temporaryFile(vectors.stdout, name: "vectors.json")
         let run = try Subprocess.run(python, ["-c", Self.validator, file])
-        #expect(run.status == 0, "\(table): \(run.stdout)\(run.stderr)")
+        #expect(run.status == 0, "\(file): \(run.stdout)\(run.stderr)")
+    }
+
+    @Test func theManifestErrorsValidateAndABrokenOneDoesNot() throws {
+        let python = try Subprocess.python()
+        let file = "conformance/" + ConformanceFilesTests.errorsFile
+        let good = try Subprocess.run(python, ["-c", Self.errorsValidator, file])
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        // An error without its pointer, and a case that is refused with nothing.
+        let text = try String(contentsOf: Subprocess.packageRoot.appendingPathComponent(file), encoding: .utf8)
+        let broken = text.replacingOccurrences(of: #"{"pointer":"/routes/1/name","code":"duplicate-name"}"#, with: #"{"code":"duplicate-name"}"#)
+            .replacingOccurrences(of: #""errors":[{"pointer":"","code":"invalid-json"}]"#, with: #""errors":[]"#)
+        #expect(broken != text)
+        let run = try Subprocess.run(python, ["-c", Self.errorsValidator, try CLI.temporaryFile(broken, name: "errors.json")])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("'pointer' is a required property"), "\(run.stdout)")
+        #expect(run.stdout.contains("should be non-empty") || run.stdout.contains("is too short"), "\(run.stdout)")
+        // The schema names every code that refuses a manifest, and no other.
+        let schema = try JSONParser.parse(Array(try Data(contentsOf: Subprocess.packageRoot.appendingPathComponent("docs/manifest-errors.schema.json"))))
+        let codes = schema["$defs"]?["case"]?["properties"]?["errors"]?["items"]?["properties"]?["code"]?["enum"]?.arrayValue?.compactMap(\.stringValue)
+        #expect(codes.map(Set.init) == Set(DiagnosticCode.allCases.map(\.rawValue)).subtracting(ConformanceFilesTests.warningCodes))
     }
 
     @Test func aDocumentThatBreaksTheRulesDoesNotValidate() throws {

@@ -31,24 +31,25 @@ package enum ConformanceVectors {
         package let expect: [UInt8]
     }
 
-    /// The cases for `compiled`, corpus first, then hostile URLs; no URL and context twice.
-    package static func cases(for compiled: CompiledManifest) -> [Case] {
+    /// The cases for `compiled`: the corpus, then `urls` (a table's own edge cases), then
+    /// hostile URLs; no URL and context twice.
+    package static func cases(for compiled: CompiledManifest, urls: [String] = []) -> [Case] {
         var cases: [Case] = []
         var seen: Set<String> = []
         var exploration = ContextExploration([compiled])
         func add(_ url: String, _ context: ResolveContext, _ result: Resolution) {
             cases.append(Case(url: url, context: context, expect: compiled.resultJSON(result)))
         }
-        for item in URLCorpus(compiled.manifest).items where seen.insert(item.url).inserted {
-            let explored = exploration.explore(item.url)
-            let results = explored.map { compiled.resolve(item.url, context: $0.context) }
+        for url in URLCorpus(compiled.manifest).items.map(\.url) + urls where seen.insert(url).inserted {
+            let explored = exploration.explore(url)
+            let results = explored.map { compiled.resolve(url, context: $0.context) }
             let plain = results[0]
             // Every context that was tried when any of them answers otherwise, so a client
             // that is off by one at a version boundary fails on the boundary itself.
             let varies = results.dropFirst().contains { compiled.resultJSON($0) != compiled.resultJSON(plain) }
-            add(item.url, .none, plain)
+            add(url, .none, plain)
             if varies {
-                for (tried, result) in zip(explored.dropFirst(), results.dropFirst()) { add(item.url, tried.context, result) }
+                for (tried, result) in zip(explored.dropFirst(), results.dropFirst()) { add(url, tried.context, result) }
             }
         }
         for url in hostileURLs(compiled.manifest) where seen.insert(url).inserted {
@@ -59,7 +60,7 @@ package enum ConformanceVectors {
 
     /// The document: one line for the head and manifest, one per case, so a repository that
     /// keeps it shows a routing change as a diff of the cases it changed.
-    package static func document(for compiled: CompiledManifest, generator: String) -> [UInt8] {
+    package static func document(for compiled: CompiledManifest, urls: [String] = [], generator: String) -> [UInt8] {
         var w = JSONWriter(capacity: compiled.canonicalBytes.count + 4096)
         w.raw("{\"format\":\"switchboard-conformance\",\"contract\":")
         w.integer(Int64(contractVersion))
@@ -70,7 +71,7 @@ package enum ConformanceVectors {
         w.raw(",\n\"manifest\":")
         w.bytes += compiled.canonicalBytes
         w.raw(",\n\"cases\":[")
-        for (i, c) in cases(for: compiled).enumerated() {
+        for (i, c) in cases(for: compiled, urls: urls).enumerated() {
             w.raw(i == 0 ? "\n" : ",\n")
             w.raw("{\"url\":")
             w.string(c.url)
