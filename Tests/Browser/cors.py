@@ -31,15 +31,20 @@ PAGE = """<!doctype html>
 <script>
 // tsc's CommonJS output, loaded as a bundler would link it.
 const modules = {};
-function load(name) {
-  const key = name.replace(/^\\.\\//, "").replace(/\\.js$/, "");
+function load(name, from) {
+  // A relative name, resolved against the folder of the module that requires it.
+  const parts = from ? from.split("/").slice(0, -1) : [];
+  for (const part of name.replace(/\\.js$/, "").split("/")) {
+    if (part === "..") parts.pop(); else if (part !== ".") parts.push(part);
+  }
+  const key = parts.join("/");
   if (modules[key]) return modules[key].exports;
   const request = new XMLHttpRequest();
   request.open("GET", "/dist/" + key + ".js", false);
   request.send();
   const module = { exports: {} };
   modules[key] = module;
-  new Function("exports", "require", "module", request.responseText)(module.exports, load, module);
+  new Function("exports", "require", "module", request.responseText)(module.exports, (required) => load(required, key), module);
   return module.exports;
 }
 window.events = [];

@@ -4,8 +4,8 @@
 // exits 1 on any disagreement or unreadable file.
 
 import { readFileSync } from "fs";
-import { CompiledManifest } from "./engine";
-import { JSONObject } from "./json";
+import { CompiledManifest } from "./engine/compiled-manifest";
+import { JSONObject } from "./engine/json";
 
 /** The raw text of each member of the JSON object at `text[start]`, by key. */
 export function rawMembers(text: string, start = 0): Map<string, string> {

@@ -8,8 +8,11 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { spawn } = require("node:child_process");
 const { dist, repositoryRoot, startServer, startFront, eventually, delay, temporaryFolder } = require("./helpers");
-const { createClient, compileManifest, retryAfterSeconds, backoff, intervalFor } = require(path.join(dist, "index.js"));
+const { createClient, compileManifest } = require(path.join(dist, "index.js"));
 const { fileStorage, nodeSha256 } = require(path.join(dist, "node.js"));
+// The loop's arithmetic is not public API: read from its module.
+const { retryAfterSeconds, backoff, intervalFor } = require(path.join(dist, "updater", "policy.js"));
+const { FakeClock } = require("./fake-clock");
 
 const routes = fs.readFileSync(path.join(repositoryRoot, "Tests/ClientTests/Fixtures/conformance-routes.json"), "utf8");
 const withVersion = (v) => routes.replace('"version": 7', `"version": ${v}`);
@@ -146,20 +149,69 @@ test("behind a proxy that drops Prefer, polls come at the max-age interval, not 
   const front = await startFront(server.url);
   t.after(async () => { await front.close(); await server.stop(); });
   front.fault = "dropsPrefer";
-  const client = createClient({ server: front.url, bundled: withVersion(7), policy: { ...fast, wait: 30, minimumInterval: 2000 } });
+  const clock = new FakeClock();
+  const client = createClient({ server: front.url, bundled: withVersion(7), policy: { ...fast, wait: 30, minimumInterval: 2000 }, timers: clock });
   client.start();
   t.after(() => client.stop());
-  await delay(1500);
-  // The first poll asks to be held, gets an immediate 304 without Preference-Applied, and waits the interval.
+  // The first poll asks to be held, gets an immediate 304 without Preference-Applied, and
+  // waits the interval: the manifest's max-age (above the 2 s floor) and up to a tenth
+  // more. The only timer left is that pause.
+  const maxAge = Number(/max-age=(\d+)/.exec((await fetch(server.url + "/v1/manifest", { method: "HEAD" })).headers.get("cache-control"))[1]) * 1000;
+  assert.ok(maxAge >= 2000);
+  assert.ok(await eventually(() => clock.pending().length === 1 && clock.pending()[0] >= maxAge), JSON.stringify(clock.pending()));
+  const pause = clock.pending()[0];
+  assert.ok(pause <= maxAge * 1.1, `${pause} ms for a max-age of ${maxAge} ms`);
   assert.strictEqual(front.requests, 1);
   assert.strictEqual(await server.heldPolls(), 0);
+  // Nothing is asked before the pause is over; the next poll comes when it is.
+  clock.advance(pause - 1);
+  await delay(50);
+  assert.strictEqual(front.requests, 1);
+  clock.advance(1);
+  assert.ok(await eventually(() => front.requests === 2));
+});
+
+test("failures back off with full jitter, doubling to the cap, and Retry-After is obeyed, on the client's clock", async (t) => {
+  const server = await startServer(withVersion(7));
+  const front = await startFront(server.url);
+  t.after(async () => { await front.close(); await server.stop(); });
+  front.fault = { status: 500 };
+  const clock = new FakeClock();
+  const policy = { ...fast, initialBackoff: 1000, maximumBackoff: 8000 };
+  const { client, events } = observed({ server: front.url, bundled: withVersion(7), policy, timers: clock });
+  client.start();
+  t.after(() => client.stop());
+  const ceilings = [1000, 2000, 4000, 8000, 8000];
+  for (let failure = 1; failure <= ceilings.length; failure++) {
+    // The retry's pause is the one timer pending once the failure is reported.
+    assert.ok(await eventually(() => events.filter((e) => e.type === "failed").length === failure && clock.pending().length === 1));
+    const pause = clock.pending()[0];
+    assert.ok(pause >= 0 && pause <= ceilings[failure - 1], `failure ${failure}: ${pause} ms`);
+    clock.advance(pause);
+  }
+  // A 503 with Retry-After: exactly that long, whatever the backoff would say.
+  const failed = events.filter((e) => e.type === "failed").length;
+  front.fault = { status: 503, retryAfter: "7" };
+  assert.ok(await eventually(() => events.filter((e) => e.type === "failed").length > failed && clock.pending().length === 1));
+  assert.deepStrictEqual(clock.pending(), [7000]);
+  assert.strictEqual(events[events.length - 1].retryAfter, 7);
+  // Recovered: the next answer ends the failures, and the backoff starts over.
+  front.fault = null;
+  clock.advance(7000);
+  assert.ok(await eventually(async () => (await server.heldPolls()) === 1));
 });
 
 test("ready() waits for a first manifest, and says false when none comes in time", async () => {
-  const nothing = createClient({ server: "http://127.0.0.1:9", policy: fast });
-  const started = Date.now();
-  assert.strictEqual(await nothing.ready(200), false);
-  assert.ok(Date.now() - started >= 190);
+  const clock = new FakeClock();
+  const nothing = createClient({ server: "http://127.0.0.1:9", policy: fast, timers: clock });
+  let answer = null;
+  nothing.ready(200).then((value) => { answer = value; });
+  clock.advance(199);
+  await delay(10);
+  assert.strictEqual(answer, null);
+  clock.advance(1);
+  await delay(10);
+  assert.strictEqual(answer, false);
   assert.strictEqual(nothing.resolve("/"), null);
   // A storage that reads synchronously (as MMKV does) is in use before createClient returns.
   const entries = [];

@@ -1,37 +1,62 @@
-// The engine against the server: conformance vectors the CLI exports from real and fixture
-// tables, a differential run against `switchboard resolve`, linear time on a hostile regex,
-// typed errors, and no platform API the engine may not use.
+// The engine against the server's: the committed conformance vectors and refusals, linear
+// time on a hostile regex, typed errors, and no platform API the engine may not use. No
+// Swift build is needed: only the updater's tests (client.test.js) run a real server.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert");
 const fs = require("node:fs");
 const path = require("node:path");
 const { execFileSync } = require("node:child_process");
-const { dist, repositoryRoot, packageRoot, switchboard, temporaryFolder } = require("./helpers");
+const { dist, repositoryRoot, packageRoot, temporaryFolder } = require("./helpers");
 const { compileManifest, ManifestError, ContextError, sha256Hex } = require(path.join(dist, "index.js"));
 const { runVectors } = require(path.join(dist, "conformance.js"));
 
-const tables = [
-  "Config/routes.json",
-  "Tests/ClientTests/Fixtures/conformance-routes.json",
-  "Tests/CLITests/Fixtures/eigen-routes.json",
-  "Tests/Browser/xss-manifest.json",
-  "clients/typescript/test/fixtures/engine-edges.json",
-];
+// The committed conformance folder (conformance/README.md): what the Swift engine answers,
+// exported by its tests. Read as files, so these tests need no Swift build.
+const conformance = path.join(repositoryRoot, "conformance");
+const vectorFiles = fs.readdirSync(path.join(conformance, "vectors")).filter((f) => f.endsWith(".json")).sort();
 
-for (const table of tables) {
-  test(`the vectors of ${table} resolve byte for byte as the server's`, () => {
-    const vectors = switchboard(["export", "conformance", "--config", path.join(repositoryRoot, table)]);
-    const { passed, failed } = runVectors(table, vectors);
+test("the committed folder holds the bundled table, the fixtures, the edge cases and random tables", () => {
+  for (const name of ["routes.json", "conformance-routes.json", "eigen-routes.json", "xss-manifest.json", "engine-edges.json", "random-1.json"]) {
+    assert.ok(vectorFiles.includes(name), `${name} is missing from conformance/vectors`);
+  }
+});
+
+for (const file of vectorFiles) {
+  test(`the vectors of ${file} resolve byte for byte as the server's`, () => {
+    const { passed, failed } = runVectors(file, fs.readFileSync(path.join(conformance, "vectors", file), "utf8"));
     assert.deepStrictEqual(failed.slice(0, 3), []);
     assert.ok(passed > 50, `${passed} cases`);
   });
 }
 
+/** A diagnostic list as the errors document writes it: errors only, sorted by pointer then code. */
+function errorsOf(diagnostics) {
+  return diagnostics.filter((d) => d.severity === "error").map((d) => ({ pointer: d.pointer, code: d.code }))
+    .sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+}
+
+test("every manifest of manifest-errors.json is refused with exactly its errors", () => {
+  const document = JSON.parse(fs.readFileSync(path.join(conformance, "manifest-errors.json"), "utf8"));
+  assert.strictEqual(document.format, "switchboard-manifest-errors");
+  assert.ok(document.cases.length > 40);
+  const wrong = [];
+  for (const c of document.cases) {
+    let got = [];
+    try {
+      compileManifest(c.manifest);
+    } catch (e) {
+      assert.ok(e instanceof ManifestError, `${c.name}: ${e}`);
+      got = errorsOf(e.diagnostics);
+    }
+    if (JSON.stringify(got) !== JSON.stringify(c.errors)) wrong.push(`${c.name}: expected ${JSON.stringify(c.errors)}, got ${JSON.stringify(got)}`);
+  }
+  assert.deepStrictEqual(wrong, []);
+});
+
 test("the conformance runner reports disagreements, unreadable files and its totals, with its exit code", () => {
   const folder = temporaryFolder("vectors");
-  const good = path.join(folder, "good.json");
-  fs.writeFileSync(good, switchboard(["export", "conformance", "--config", path.join(repositoryRoot, tables[1])]));
+  const good = path.join(conformance, "vectors", "conformance-routes.json");
   const run = (files) => {
     try {
       return { status: 0, out: execFileSync(process.execPath, [path.join(dist, "conformance.js"), ...files], { encoding: "utf8", stdio: "pipe" }) };
@@ -54,19 +79,6 @@ test("the conformance runner reports disagreements, unreadable files and its tot
   const missing = run([path.join(folder, "nothing.json")]);
   assert.strictEqual(missing.status, 1);
   assert.match(missing.out, /nothing\.json: /);
-});
-
-test("edge values (array-index keys, doubles, U+2028, IDNA, ports, redirect chains) resolve as `switchboard resolve` answers", () => {
-  const manifest = path.join(packageRoot, "test/fixtures/engine-edges.json");
-  const urls = fs.readFileSync(path.join(packageRoot, "test/fixtures/engine-edges.urls"), "utf8").split("\n").filter(Boolean);
-  const compiled = compileManifest(fs.readFileSync(manifest, "utf8"));
-  for (const context of [{}, { platform: "ios", appVersion: "2.0.0" }, { platform: "android", idiom: "tablet", appVersion: "2.0.0-beta.3" }]) {
-    const flags = Object.entries({ platform: "--platform", idiom: "--idiom", appVersion: "--app-version" })
-      .filter(([k]) => context[k] !== undefined).flatMap(([k, flag]) => [flag, context[k]]);
-    const server = switchboard(["resolve", "--config", manifest, ...flags, "-"], urls.join("\n") + "\n").split("\n").filter(Boolean);
-    assert.strictEqual(server.length, urls.length);
-    urls.forEach((url, i) => assert.strictEqual(JSON.stringify(compiled.resolve(url, context)), server[i], `${url} ${JSON.stringify(context)}`));
-  }
 });
 
 test("a regex param stays linear: [a-z]*[a-z]*[a-z]*x on long hostile segments", () => {
@@ -100,9 +112,19 @@ test("an appVersion that is not a semantic version is a ContextError, as the ser
   assert.throws(() => compiled.resolve("/", { appVersion: "seven" }), (e) => e instanceof ContextError && /"seven"/.test(e.message));
 });
 
-test("the engine and the updater use no node: module, Buffer, platform URL class or TextEncoder", () => {
-  const nodeOnly = new Set(["node.ts", "conformance.ts", "bench.ts", "node-globals.d.ts"]);
-  for (const file of fs.readdirSync(path.join(packageRoot, "src"))) {
+test("the engine, the updater and the storage format use no node: module, Buffer, platform URL class or TextEncoder", () => {
+  // What only Node runs: the `./node` entry, the file storage, the conformance runner, the benchmark.
+  const nodeOnly = new Set(["node.ts", "storage/file.ts", "conformance.ts", "bench.ts", "node-globals.d.ts"]);
+  const files = [];
+  const walk = (folder) => {
+    for (const entry of fs.readdirSync(path.join(packageRoot, "src", folder), { withFileTypes: true })) {
+      const name = folder ? `${folder}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(name); else files.push(name);
+    }
+  };
+  walk("");
+  assert.ok(files.includes("engine/compiled-manifest.ts") && files.includes("updater/client.ts"));
+  for (const file of files) {
     if (nodeOnly.has(file)) continue;
     const source = fs.readFileSync(path.join(packageRoot, "src", file), "utf8").replace(/\/\/.*$/gm, "");
     for (const forbidden of [/from "(node:)?(fs|path|crypto|child_process|http|os|url|buffer)"/, /\brequire\(/, /\bBuffer\b/, /\bnew URL\(/,

@@ -6,105 +6,20 @@
 // not compile and keeps the last good one. No `node:` module, Buffer or platform URL
 // class: it runs on React Native's Hermes as on Node.
 
-import { CompiledManifest, ResolveContext, ResolveResult } from "./engine";
-import { ManifestError } from "./manifest";
-import { sha256Hex } from "./sha256";
-import { decodeUTF8, encodeUTF8 } from "./utf8";
-
-/** Where the manifest in use came from. */
-export type ManifestSource = "storage" | "bundle" | "server";
-
-/** The manifest the client resolves with. */
-export interface ManifestInUse {
-  compiled: CompiledManifest;
-  /** The ETag the server sent with it (its own for a bundled copy): the next `If-None-Match`. */
-  etag: string;
-  source: ManifestSource;
-  version: number;
-}
-
-/** Why an update failed; the client goes on with the manifest it has and tries again. */
-export type FailureKind =
-  | "unreachable" // no answer: connection refused or reset, a body cut short
-  | "timeout" // no complete answer within the request's timeout
-  | "status" // a status other than 200 and 304 (429 and 503 with retryAfter)
-  | "contentType" // a 200 that is not application/json
-  | "integrity" // a body whose SHA-256 is not the one its ETag names
-  | "invalidManifest" // a manifest that does not compile: never used
-  | "bootstrap" // the stored copy or the bundled one could not be used
-  | "persist"; // the manifest could not be stored (it is used all the same)
-
-export type ClientEvent =
-  | { type: "manifest"; version: number; etag: string; source: ManifestSource }
-  | { type: "failed"; kind: FailureKind; message: string; status?: number; retryAfter?: number };
-
-/** Keeps one string; the client keeps its last good manifest in it. Either method may return a promise. */
-export interface Storage {
-  read(): string | null | undefined | Promise<string | null | undefined>;
-  write(value: string): void | Promise<void>;
-}
-
-export interface Logger {
-  info?(message: string): void;
-  warn?(message: string): void;
-}
-
-/** When the client asks the server again. Times in milliseconds; `wait` in seconds. */
-export interface UpdatePolicy {
-  /** Seconds a blocking poll asks the server to hold it (`Prefer: wait=N`), 0 to 300; 0 sends no `Prefer`. Default 50. */
-  wait: number;
-  /** The shortest interval between polls that are not held, whatever `max-age` says. Default 60,000. */
-  minimumInterval: number;
-  /** The first retry after a failure waits up to this (full jitter), doubling per failure in a row... Default 1,000. */
-  initialBackoff: number;
-  /** ...up to this. Default 300,000. */
-  maximumBackoff: number;
-  /** How long a request that is not held may take (a held one: `wait` plus its jitter plus this). Default 30,000. */
-  requestTimeout: number;
-}
-
-type FetchResponse = {
-  status: number;
-  headers: { get(name: string): string | null };
-  arrayBuffer(): Promise<ArrayBuffer>;
-};
-type Fetch = (url: string, init: { method: string; headers: { [name: string]: string }; signal: unknown; cache?: string }) => Promise<FetchResponse>;
-
-export interface ClientOptions {
-  /** The server's base URL (`https://routes.example.com`); the client asks for `/v1/manifest` under it. */
-  server: string;
-  /** A manifest shipped with the app, for a first start with nothing stored and no network. */
-  bundled?: string;
-  /** Where the last good manifest is kept between runs (AsyncStorage, MMKV, a file). */
-  storage?: Storage;
-  /** The HTTP client; default the platform's `fetch`. */
-  fetch?: Fetch;
-  policy?: Partial<UpdatePolicy>;
-  logger?: Logger;
-  /** SHA-256 as 64 hex digits, for platforms without WebCrypto that have a native one. */
-  sha256?: (bytes: Uint8Array) => string | Promise<string>;
-}
-
-class Failure extends Error {
-  constructor(readonly kind: FailureKind, message: string, readonly status?: number, readonly retryAfter?: number) {
-    super(message);
-  }
-}
-
-const MAGIC = "switchboard-client-cache 1";
-
-/** A storage entry: a header line with the body's SHA-256, length and ETag, then the body. */
-function storedEntry(body: string, etag: string, digest: string): string {
-  return `${MAGIC} ${digest} ${encodeUTF8(body).length} ${etag}\n${body}`;
-}
+import { CompiledManifest, ResolveContext, ResolveResult } from "../engine/compiled-manifest";
+import { ManifestError } from "../engine/manifest";
+import { sha256Hex } from "../engine/sha256";
+import { decodeUTF8, encodeUTF8 } from "../engine/utf8";
+import { Storage, parseStoredEntry, storedEntry } from "../storage/storage";
+import { ClientEvent, ClientOptions, Failure, Fetch, FetchResponse, ManifestInUse, ManifestSource } from "./options";
+import { UpdatePolicy, backoff, fullPolicy, hasParameter, intervalFor, retryAfterSeconds } from "./policy";
+import { Timers, platformTimers } from "./timers";
 
 interface AbortLike {
   abort(): void;
   signal: { aborted: boolean; addEventListener(type: "abort", listener: () => void): void };
 }
 declare const AbortController: { new (): AbortLike };
-declare function setTimeout(callback: () => void, ms: number): unknown;
-declare function clearTimeout(handle: unknown): void;
 
 export class SwitchboardClient {
   private state: "idle" | "running" | "paused" = "idle";
@@ -118,16 +33,11 @@ export class SwitchboardClient {
   private refreshing: { resolve: () => void; promise: Promise<void> } | null = null;
   private readonly bootstrap: Promise<void>;
   private readonly waiting = new Set<() => void>();
+  private readonly timers: Timers;
 
   constructor(private readonly options: ClientOptions) {
-    const p = options.policy ?? {};
-    this.policy = {
-      wait: Math.min(Math.max(Math.floor(p.wait ?? 50), 0), 300),
-      minimumInterval: p.minimumInterval ?? 60000,
-      initialBackoff: p.initialBackoff ?? 1000,
-      maximumBackoff: p.maximumBackoff ?? 300000,
-      requestTimeout: p.requestTimeout ?? 30000,
-    };
+    this.policy = fullPolicy(options.policy);
+    this.timers = options.timers ?? platformTimers;
     // A storage that reads synchronously (MMKV) puts a manifest in use before the constructor returns.
     let stored: ReturnType<Storage["read"]> = null;
     try {
@@ -169,12 +79,12 @@ export class SwitchboardClient {
     if (this.manifestInUse !== null) return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (value: boolean) => {
-        clearTimeout(timer);
+        this.timers.clearTimeout(timer);
         this.waiting.delete(wake);
         resolve(value);
       };
       const wake = () => done(true);
-      const timer = setTimeout(() => done(this.manifestInUse !== null), timeoutMs);
+      const timer = this.timers.setTimeout(() => done(this.manifestInUse !== null), timeoutMs);
       this.waiting.add(wake);
     });
   }
@@ -260,9 +170,9 @@ export class SwitchboardClient {
     const controller = new AbortController();
     this.interrupt = controller;
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
+      const timer = this.timers.setTimeout(resolve, ms);
       controller.signal.addEventListener("abort", () => {
-        clearTimeout(timer);
+        this.timers.clearTimeout(timer);
         resolve();
       });
     });
@@ -281,26 +191,22 @@ export class SwitchboardClient {
   }
 
   private readStored(text: string): ManifestInUse | null | Promise<ManifestInUse | null> {
-    const newline = text.indexOf("\n");
-    const fields = newline < 0 ? [] : text.slice(0, newline).split(" ");
-    const body = text.slice(newline + 1);
+    const entry = parseStoredEntry(text);
     const damaged = (why: string) => {
       this.fail(new Failure("bootstrap", `the stored manifest is damaged: ${why}; not used`));
       return null;
     };
-    if (fields.length < 5 || `${fields[0]} ${fields[1]}` !== MAGIC) return damaged("not a switchboard client cache");
-    const bytes = encodeUTF8(body);
-    if (bytes.length !== Number(fields[3])) return damaged(`${bytes.length} bytes of manifest, the header says ${fields[3]}`);
-    const etag = fields.slice(4).join(" ");
+    if (entry.damaged !== undefined) return damaged(entry.damaged);
     const check = (digest: string) => {
-      if (digest !== fields[2]) return damaged("the manifest's SHA-256 is not the one recorded");
+      if (digest !== entry.digest) return damaged("the manifest's SHA-256 is not the one recorded");
       try {
-        return this.inUse(new CompiledManifest(body), etag, "storage");
+        return this.inUse(new CompiledManifest(entry.body), entry.etag, "storage");
       } catch (e) {
         this.fail(new Failure("bootstrap", `the stored manifest does not compile: ${(e as Error).message}; not used`));
         return null;
       }
     };
+    const bytes = encodeUTF8(entry.body);
     const digest = this.options.sha256 ? this.options.sha256(bytes) : sha256Hex(bytes);
     return digest instanceof Promise ? digest.then(check) : check(digest);
   }
@@ -382,11 +288,11 @@ export class SwitchboardClient {
     this.interrupt = controller;
     this.interruptedOnPurpose = false;
     let timedOut = false;
-    const timer = setTimeout(() => {
+    const timer = this.timers.setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, timeout);
-    const started = Date.now();
+    const started = this.timers.now();
     const fetcher = this.options.fetch ?? (globalThis as unknown as { fetch?: Fetch }).fetch;
     if (fetcher === undefined) throw new Failure("unreachable", "no fetch: pass one in the client's options");
     let response: FetchResponse, body: Uint8Array | null = null;
@@ -402,7 +308,7 @@ export class SwitchboardClient {
         ? new Failure("timeout", `no answer from ${url} within ${timeout} ms`)
         : new Failure("unreachable", `${url}: ${(e as Error).message}`);
     } finally {
-      clearTimeout(timer);
+      this.timers.clearTimeout(timer);
     }
     const interval = intervalFor(policy, response.headers.get("Cache-Control"));
     switch (response.status) {
@@ -411,7 +317,7 @@ export class SwitchboardClient {
         // back much sooner was not held (a proxy that dropped Prefer), and asking again at
         // once would spin.
         if (!held) return this.serverHolds ? 0 : interval;
-        this.serverHolds = hasParameter(response.headers.get("Preference-Applied"), "wait") && Date.now() - started >= (policy.wait * 1000) / 2;
+        this.serverHolds = hasParameter(response.headers.get("Preference-Applied"), "wait") && this.timers.now() - started >= (policy.wait * 1000) / 2;
         return this.serverHolds ? 0 : interval;
       }
       case 200:
@@ -420,7 +326,7 @@ export class SwitchboardClient {
         return (await this.adopt(response, body as Uint8Array, known)) && policy.wait > 0 ? 0 : interval;
       case 429:
       case 503:
-        throw new Failure("status", `the server answered ${response.status}`, response.status, retryAfterSeconds(response.headers.get("Retry-After")));
+        throw new Failure("status", `the server answered ${response.status}`, response.status, retryAfterSeconds(response.headers.get("Retry-After"), this.timers.now()));
       default:
         throw new Failure("status", `the server answered ${response.status}`, response.status);
     }
@@ -482,69 +388,3 @@ export function createClient(options: ClientOptions): SwitchboardClient {
   return new SwitchboardClient(options);
 }
 
-// MARK: - The arithmetic of the loop
-
-/** Exponential backoff with full jitter: anywhere from 0 to `initialBackoff * 2^(failures-1)`, capped. */
-export function backoff(policy: UpdatePolicy, failures: number): number {
-  const ceiling = Math.min(policy.initialBackoff * 2 ** Math.min(Math.max(failures - 1, 0), 30), policy.maximumBackoff);
-  return ceiling * Math.random();
-}
-
-/** `max-age` (at least the minimum interval) plus up to a tenth of it at random. */
-export function intervalFor(policy: UpdatePolicy, cacheControl: string | null): number {
-  const maxAge = parameter(cacheControl, "max-age");
-  const seconds = maxAge !== undefined && maxAge !== null && /^[0-9]+$/.test(maxAge) ? Number(maxAge) : null;
-  const base = Math.max(seconds === null ? policy.minimumInterval : seconds * 1000, policy.minimumInterval);
-  return base + base * 0.1 * Math.random();
-}
-
-/** The value of the first `name[=value]` item of a comma-separated header; null when it has no value, undefined when absent. */
-function parameter(header: string | null, name: string): string | null | undefined {
-  if (header === null) return undefined;
-  for (const item of header.split(",")) {
-    const token = item.split(";")[0];
-    const eq = token.indexOf("=");
-    const key = (eq < 0 ? token : token.slice(0, eq)).trim().toLowerCase();
-    if (key !== name) continue;
-    if (eq < 0) return null;
-    let value = token.slice(eq + 1).trim();
-    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    return value;
-  }
-  return undefined;
-}
-
-function hasParameter(header: string | null, name: string): boolean {
-  return parameter(header, name) !== undefined;
-}
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/**
- * `Retry-After` in seconds: delta-seconds or an HTTP date (IMF-fixdate, RFC 850 or asctime);
- * undefined when absent or unreadable; at most a day, so a typo cannot silence a client longer.
- */
-export function retryAfterSeconds(value: string | null, now = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  const text = value.trim();
-  if (text.length === 0) return undefined;
-  if (/^[0-9]+$/.test(text)) return Math.min(Number(text.slice(0, 6)), 86400);
-  const m = /^[A-Za-z]{3}, (\d{2}) ([A-Za-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/.exec(text)
-    ?? /^[A-Za-z]+, (\d{2})-([A-Za-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/.exec(text);
-  const a = /^[A-Za-z]{3} ([A-Za-z]{3}) +(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/.exec(text);
-  let date: number;
-  if (m !== null) {
-    const month = MONTHS.indexOf(m[2]);
-    if (month < 0) return undefined;
-    let year = Number(m[3]);
-    if (m[3].length === 2) year += year < 70 ? 2000 : 1900;
-    date = Date.UTC(year, month, Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6]));
-  } else if (a !== null) {
-    const month = MONTHS.indexOf(a[1]);
-    if (month < 0) return undefined;
-    date = Date.UTC(Number(a[6]), month, Number(a[2]), Number(a[3]), Number(a[4]), Number(a[5]));
-  } else {
-    return undefined;
-  }
-  return Math.min(Math.max(Math.floor((date - now) / 1000), 0), 86400);
-}

@@ -3,7 +3,9 @@
 // answers for the same canonical manifest, URL and context.
 
 import { emptyObject, JSONObject, JSONValue, setMember } from "./json";
-import { Diagnostic, Manifest, ManifestError, ParamDeclaration, Presentation, Route, canonicalText, decodeManifest } from "./manifest";
+import { canonicalText } from "./canonical";
+import { Diagnostic, Manifest, ManifestError, ParamDeclaration, Presentation, Route } from "./manifest";
+import { decodeManifest } from "./manifest-decoder";
 import { ParamType, PatternSegment, RoutePattern, STRING, accepts, intValue } from "./pattern";
 import { sha256Hex } from "./sha256";
 import { Candidate, RouteTrie, SegmentMatcher } from "./trie";

@@ -1,0 +1,71 @@
+// What an app gives the updater and what it hears back: its options, the manifest in
+// use, the events and why an update failed.
+
+import type { CompiledManifest } from "../engine/compiled-manifest";
+import type { Storage } from "../storage/storage";
+import type { Timers } from "./timers";
+import type { UpdatePolicy } from "./policy";
+
+/** Where the manifest in use came from. */
+export type ManifestSource = "storage" | "bundle" | "server";
+
+/** The manifest the client resolves with. */
+export interface ManifestInUse {
+  compiled: CompiledManifest;
+  /** The ETag the server sent with it (its own for a bundled copy): the next `If-None-Match`. */
+  etag: string;
+  source: ManifestSource;
+  version: number;
+}
+
+/** Why an update failed; the client goes on with the manifest it has and tries again. */
+export type FailureKind =
+  | "unreachable" // no answer: connection refused or reset, a body cut short
+  | "timeout" // no complete answer within the request's timeout
+  | "status" // a status other than 200 and 304 (429 and 503 with retryAfter)
+  | "contentType" // a 200 that is not application/json
+  | "integrity" // a body whose SHA-256 is not the one its ETag names
+  | "invalidManifest" // a manifest that does not compile: never used
+  | "bootstrap" // the stored copy or the bundled one could not be used
+  | "persist"; // the manifest could not be stored (it is used all the same)
+
+export type ClientEvent =
+  | { type: "manifest"; version: number; etag: string; source: ManifestSource }
+  | { type: "failed"; kind: FailureKind; message: string; status?: number; retryAfter?: number };
+
+export interface Logger {
+  info?(message: string): void;
+  warn?(message: string): void;
+}
+
+export type FetchResponse = {
+  status: number;
+  headers: { get(name: string): string | null };
+  arrayBuffer(): Promise<ArrayBuffer>;
+};
+export type Fetch = (url: string, init: { method: string; headers: { [name: string]: string }; signal: unknown; cache?: string }) => Promise<FetchResponse>;
+
+export interface ClientOptions {
+  /** The server's base URL (`https://routes.example.com`); the client asks for `/v1/manifest` under it. */
+  server: string;
+  /** A manifest shipped with the app, for a first start with nothing stored and no network. */
+  bundled?: string;
+  /** Where the last good manifest is kept between runs (AsyncStorage, MMKV, a file). */
+  storage?: Storage;
+  /** The HTTP client; default the platform's `fetch`. */
+  fetch?: Fetch;
+  policy?: Partial<UpdatePolicy>;
+  logger?: Logger;
+  /** SHA-256 as 64 hex digits, for platforms without WebCrypto that have a native one. */
+  sha256?: (bytes: Uint8Array) => string | Promise<string>;
+  /** The clock the client waits on; default the platform's timers. */
+  timers?: Timers;
+}
+
+/** A failed update, thrown inside the loop and reported as a `failed` event. */
+export class Failure extends Error {
+  constructor(readonly kind: FailureKind, message: string, readonly status?: number, readonly retryAfter?: number) {
+    super(message);
+  }
+}
+
