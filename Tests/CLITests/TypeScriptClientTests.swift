@@ -4,8 +4,9 @@ import TestSupport
 
 /// The TypeScript client's own tests (`clients/typescript/test`, on Node's test runner),
 /// run from here so that the README's one test command runs every test: the package is
-/// built with Debian's `tsc`, then its engine is held to the vectors this build's CLI
-/// exports and its updater is driven against this build's `switchboard serve`.
+/// built with Debian's `tsc`, then its engine is held to the committed conformance files,
+/// its decoder to this build's `switchboard check` on random tables, and its updater is
+/// driven against this build's `switchboard serve`.
 struct TypeScriptClientTests {
     @Test func theTypeScriptClientBuildsAndPassesItsTests() throws {
         let tsc = try Subprocess.tool("tsc", package: "node-typescript")
@@ -14,7 +15,7 @@ struct TypeScriptClientTests {
         let build = try Subprocess.run(tsc, ["-p", package.path])
         #expect(build.status == 0, "tsc -p clients/typescript:\n\(build.stdout)\(build.stderr)")
         guard build.status == 0 else { return }
-        let tests = ["engine", "client", "readme"].map { package.appendingPathComponent("test/\($0).test.js").path }
+        let tests = ["engine", "differential", "client", "readme"].map { package.appendingPathComponent("test/\($0).test.js").path }
         let run = try Subprocess.run(node, ["--test"] + tests, environment: ["SWITCHBOARD_BIN": Subprocess.switchboard.path])
         // TAP: on failure, the failing tests and their diagnostics, then the totals.
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)

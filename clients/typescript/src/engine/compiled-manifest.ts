@@ -9,6 +9,7 @@ import { decodeManifest } from "./manifest-decoder";
 import { ParamType, PatternSegment, RoutePattern, STRING, accepts, intValue } from "./pattern";
 import { sha256Hex } from "./sha256";
 import { Candidate, RouteTrie, SegmentMatcher } from "./trie";
+import { TableValidator, maxRedirects } from "./validator";
 import { URLScope } from "./url";
 import { encodeUTF8, lowercaseScalars, wellFormed } from "./utf8";
 import { SemanticVersion } from "./version";
@@ -42,8 +43,7 @@ export class ContextError extends Error {
   }
 }
 
-/** Redirects followed for one URL before giving up with the fallback. */
-export const maxRedirects = 8;
+export { maxRedirects } from "./validator";
 
 /** Where results of a route, pattern and variant send the app. */
 interface Target {
@@ -87,20 +87,17 @@ export class CompiledManifest {
       throw new ManifestError([{ severity: "error", code: "invalid-json", pointer: "", message: (e as Error).message }]);
     }
     const { manifest, diagnostics } = decodeManifest(document);
-    if (manifest === null || diagnostics.some((d) => d.severity === "error")) throw new ManifestError(diagnostics);
-    this.manifest = manifest;
-    this.warnings = diagnostics;
-    this.canonical = canonicalText(manifest);
-    this.etag = `"sha256-${sha256Hex(encodeUTF8(this.canonical))}"`;
-    this.manifestMember = Object.freeze({ version: manifest.version, etag: this.etag });
-    this.scope = new URLScope(manifest.hostKeys, manifest.schemes);
+    if (manifest === null) throw new ManifestError(diagnostics);
+    // The table-wide checks run even after decoding problems, on the routes that decoded,
+    // so that one run reports every problem, as the server's does.
+    const key = manifest.caseSensitive ? (literal: string) => literal : lowercaseScalars;
     const general: Candidate[] = [];
     const byHost = new Map<string, Candidate[]>();
-    for (const route of manifest.routes) {
+    manifest.routes.forEach((route, r) => {
       route.patterns.forEach((pattern, p) => {
         pattern.expansions.forEach((expansion, e) => {
           const segments = expansion.map((s) => matcher(s, route, manifest.caseSensitive));
-          const candidate = new Candidate(route.index, p, e, segments, route.priority, route.name);
+          const candidate = new Candidate(r, p, e, segments, route.priority, route.name);
           if (route.hosts === null) general.push(candidate);
           else for (const host of route.hosts) {
             const list = byHost.get(host);
@@ -109,9 +106,17 @@ export class CompiledManifest {
           }
         });
       });
-    }
+    });
     this.general = new RouteTrie(general);
     this.byHost = new Map(Array.from(byHost, ([host, list]) => [host, new RouteTrie(list)]));
+    diagnostics.push(...new TableValidator(manifest, this.general, this.byHost, key).validate());
+    if (diagnostics.some((d) => d.severity === "error")) throw new ManifestError(diagnostics);
+    this.manifest = manifest;
+    this.warnings = diagnostics;
+    this.canonical = canonicalText(manifest);
+    this.etag = `"sha256-${sha256Hex(encodeUTF8(this.canonical))}"`;
+    this.manifestMember = Object.freeze({ version: manifest.version, etag: this.etag });
+    this.scope = new URLScope(manifest.hostKeys, manifest.schemes);
     this.targets = manifest.routes.map((r) => {
       const targets: Target[] = [];
       for (const pattern of r.patterns) {
@@ -171,7 +176,7 @@ export class CompiledManifest {
       slot = k + 1;
       break;
     }
-    const target = this.targets[route.index][candidate.patternIndex * (1 + route.variants.length) + slot];
+    const target = this.targets[candidate.route][candidate.patternIndex * (1 + route.variants.length) + slot];
     const webURL = target.web && !candidate.binds("url") && !route.inject.some(([k]) => k === "url");
     const matchedRoute = target.route as { name: string; pattern: string }, { destination, presentation } = target;
     const values = params({ route, candidate, segments, query }, webURL ? url : null);
@@ -238,7 +243,7 @@ function matcher(segment: PatternSegment, route: Route, caseSensitive: boolean):
  * groups whose params are not all bound are left out. Values are data: no dot-segment
  * removal runs on them.
  */
-function substitute(target: RoutePattern, candidate: Candidate, segments: string[]): string[] {
+export function substitute(target: RoutePattern, candidate: Candidate, segments: string[]): string[] {
   const expansion = target.expansions.find((e) => e.every((s) => s.kind === "literal" || candidate.binds(s.name))) ?? [];
   const out: string[] = [];
   for (const s of expansion) {

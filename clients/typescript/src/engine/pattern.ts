@@ -33,7 +33,13 @@ export class RoutePattern {
   /** Params outside optional groups: bound by every expansion. */
   readonly requiredParamNames: string[];
 
-  private constructor(readonly text: string, parts: Part[], flat: PatternSegment[], groups: number) {
+  /** Per expansion, the optional groups it keeps (numbered from 0), for diagnostics. */
+  get keptGroups(): number[][] {
+    return subsets(this.optionalGroupCount);
+  }
+
+  private constructor(readonly text: string, parts: Part[], flat: PatternSegment[], readonly optionalGroupCount: number) {
+    const groups = optionalGroupCount;
     this.expansions = groups === 0 ? [flat] : expansionsOf(parts, groups);
     this.paramNames = flat.filter((s) => s.kind !== "literal").map((s) => (s as { name: string }).name);
     this.requiredParamNames = [];
@@ -273,4 +279,39 @@ export function accepts(type: ParamType, value: string): boolean {
 
 export function isTyped(type: ParamType): boolean {
   return type.name !== "string";
+}
+
+/** Two param types alike: the same name, and the same values or regex. */
+export function sameType(a: ParamType, b: ParamType): boolean {
+  if (a.name !== b.name) return false;
+  if (a.name === "enum" && b.name === "enum") return a.values.length === b.values.length && a.values.every((v, i) => v === b.values[i]);
+  if (a.name === "regex" && b.name === "regex") return a.regex.pattern === b.regex.pattern;
+  return true;
+}
+
+/** Whether no value is of both types (so two routes that differ only there never compete). */
+export function isDisjoint(a: ParamType, b: ParamType): boolean {
+  if (a.name === "string" || b.name === "string" || a.name === "regex" || b.name === "regex") return false;
+  if (a.name === "enum" && b.name === "enum") return !a.values.some((v) => b.values.includes(v));
+  if (a.name === "enum") return !a.values.some((v) => accepts(b, v));
+  if (b.name === "enum") return !b.values.some((v) => accepts(a, v));
+  return (a.name === "int" && b.name === "uuid") || (a.name === "uuid" && b.name === "int");
+}
+
+/** Whether every value of `other` is a value of `type`. */
+export function covers(type: ParamType, other: ParamType): boolean {
+  if (type.name === "string") return true;
+  if (type.name === "enum" && other.name === "enum") return other.values.every((v) => type.values.includes(v));
+  if (other.name === "enum") return other.values.every((v) => accepts(type, v));
+  if (type.name === "slug" && (other.name === "uuid" || other.name === "int")) return true;
+  return sameType(type, other);
+}
+
+/** An expansion written back as a pattern (`/artist/:id/*rest`), literals escaped as the server writes them. */
+export function expansionText(expansion: PatternSegment[]): string {
+  return "/" + expansion.map((s) => {
+    if (s.kind === "param") return ":" + s.name;
+    if (s.kind === "wildcard") return s.name === "*" ? "*" : "*" + s.name;
+    return s.text.replace(/[/%()?#]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
+  }).join("/");
 }

@@ -2,7 +2,7 @@
 // string param, wildcard), walked depth-first in precedence order with backtracking, as
 // the server's RouteTrie is. Literal edges are a Map per node.
 
-import { accepts, isTyped, ParamType } from "./pattern";
+import { accepts, isTyped, ParamType, PatternSegment, sameType } from "./pattern";
 import { utf8Compare } from "./utf8";
 
 export type SegmentMatcher =
@@ -111,6 +111,60 @@ export class RouteTrie {
     return this.search(this.root, 0, segments, keys, accept);
   }
 
+  /** Candidates of one shape (ending at one node, or wildcards at one node), more than one, each in precedence order. */
+  get shapeGroups(): Candidate[][] {
+    const terminals: Candidate[][] = [], wildcards: Candidate[][] = [];
+    const visit = (node: TrieNode) => {
+      if (node.terminals.length > 1) terminals.push(node.terminals);
+      if (node.wildcards.length > 1) wildcards.push(node.wildcards);
+      if (node.literals) for (const child of node.literals.values()) visit(child);
+      if (node.typed) visit(node.typed);
+      if (node.string) visit(node.string);
+    };
+    visit(this.root);
+    return terminals.concat(wildcards);
+  }
+
+  /**
+   * The candidates a path of the shape `pattern` could reach, in precedence order, each with
+   * whether it certainly matches (false when a param of unknown value meets a literal or a
+   * typed param). `key` folds a literal as edges are keyed. For redirect targets at load.
+   */
+  possibleMatches(pattern: PatternSegment[], key: (literal: string) => string): [Candidate, boolean][] {
+    const out: [Candidate, boolean][] = [];
+    const certainAt = (c: Candidate) => c.segments.every((s) => s.kind !== "wildcard" || !isTyped(s.type));
+    const collect = (node: TrieNode) => {
+      for (const c of node.terminals.concat(node.wildcards)) out.push([c, false]);
+      if (node.literals) for (const child of node.literals.values()) collect(child);
+      if (node.typed) collect(node.typed);
+      if (node.string) collect(node.string);
+    };
+    const walk = (node: TrieNode, depth: number, certain: boolean) => {
+      if (depth === pattern.length) {
+        for (const c of node.terminals.concat(node.wildcards)) out.push([c, certain && certainAt(c)]);
+        return;
+      }
+      const segment = pattern[depth];
+      if (segment.kind === "literal") {
+        const next = node.literals?.get(key(segment.text));
+        if (next !== undefined) walk(next, depth + 1, certain);
+        if (node.typed !== null && node.typedTypes.some((t) => accepts(t, segment.text))) walk(node.typed, depth + 1, false);
+        if (node.string !== null) walk(node.string, depth + 1, certain);
+      } else if (segment.kind === "param") {
+        if (node.literals) for (const child of node.literals.values()) walk(child, depth + 1, false);
+        if (node.typed !== null) walk(node.typed, depth + 1, false);
+        if (node.string !== null) walk(node.string, depth + 1, certain);
+      } else {
+        // Zero or more segments of unknown value: anything below may match.
+        collect(node);
+        return;
+      }
+      for (const c of node.wildcards) out.push([c, false]);
+    };
+    walk(this.root, 0, true);
+    return out;
+  }
+
   private search(node: TrieNode, depth: number, segments: string[], keys: string[], accept: Accept): Candidate | null {
     if (depth === segments.length) {
       return offer(node.terminals, segments, accept) ?? offer(node.wildcards, segments, accept);
@@ -137,13 +191,6 @@ export class RouteTrie {
     }
     return offer(node.wildcards, segments, accept);
   }
-}
-
-function sameType(a: ParamType, b: ParamType): boolean {
-  if (a.name !== b.name) return false;
-  if (a.name === "enum" && b.name === "enum") return a.values.length === b.values.length && a.values.every((v, i) => v === b.values[i]);
-  if (a.name === "regex" && b.name === "regex") return a.regex.pattern === b.regex.pattern;
-  return true;
 }
 
 function offer(list: Candidate[], segments: string[], accept: Accept): Candidate | null {
