@@ -3,7 +3,8 @@
 // (validator.ts) on the routes that decoded.
 
 import { isObject, JSONValue, kindOf, show, sortingKeys } from "./json";
-import { listedHostKey, schemeEnd, unsafeSchemes } from "./url";
+import { listedHostKey } from "./host";
+import { schemeEnd, unsafeSchemes } from "./url";
 import { Diagnostic, Manifest, Route, Style } from "./manifest";
 import { MAX_EXPANSIONS, MAX_ROUTES, get } from "./manifest-reader";
 import { RouteDecoder } from "./route-decoder";

@@ -5,7 +5,7 @@
 import { isObject, JSONValue, kindOf, show, sortingKeys, sortedKeys } from "./json";
 import { PatternError, ParamType, RoutePattern, accepts, intValue, maxSafeInteger, STRING } from "./pattern";
 import { RegexError, SafeRegex } from "./regex";
-import { listedHostKey } from "./url";
+import { listedHostKey } from "./host";
 import { SemanticVersion, VersionRange } from "./version";
 import { Injected, ParamDeclaration, Presentation, Route, STYLES, Style, Variant } from "./manifest";
 import { IDIOMS, ManifestReader, PLATFORMS, get, has, pointerToken } from "./manifest-reader";
