@@ -11,3 +11,5 @@
 @_exported import struct Switchboard.Explanation
 @_exported import struct Switchboard.ManifestError
 @_exported import struct Switchboard.ManifestDiagnostic
+// The logger type the configuration takes, so that an app passes one without `import Logging`.
+@_exported import struct Logging.Logger

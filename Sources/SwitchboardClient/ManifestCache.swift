@@ -10,10 +10,14 @@ import Switchboard
 /// {"caseSensitive":false,...}
 /// ```
 ///
-/// A write goes to a temporary file beside it, is flushed to the disk (`fsync`), then
-/// renamed over the old file, and the folder is flushed: a crash at any point leaves
-/// either the old file or the new one, never a mixture. A read checks the length and the
-/// digest, so a file damaged another way is refused rather than half-used.
+/// A write creates the file's folder if it is missing (a fresh install has no
+/// `Application Support`), goes to a temporary file beside it that is this process's own,
+/// is flushed to the disk (`fsync`), then renamed over the old file, and the folder is
+/// flushed: a crash at any point leaves either the old file or the new one, never a
+/// mixture. The new file keeps what was set on the old one: its permissions and, on
+/// Apple's platforms, its backup exclusion and protection class (``CacheFileOptions``
+/// when there was none). A read checks the length and the digest, so a file damaged
+/// another way is refused rather than half-used.
 package struct ManifestCache: Sendable {
     /// What a cache file holds.
     package struct Entry: Sendable, Equatable {
@@ -46,9 +50,21 @@ package struct ManifestCache: Sendable {
     static let magic = "switchboard-client-cache 1"
 
     package let path: String
+    package let options: CacheFileOptions
 
-    package init(path: String) {
+    package init(path: String, options: CacheFileOptions = CacheFileOptions()) {
         self.path = path
+        self.options = options
+    }
+
+    /// How old a temporary file of ours is when no write can still be making it: a write
+    /// takes milliseconds; one another process (an app extension sharing the folder) is
+    /// making now is younger.
+    static let staleAfter: TimeInterval = 600
+
+    private var folder: String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
     }
 
     /// The entry on disk, checked.
@@ -71,14 +87,20 @@ package struct ManifestCache: Sendable {
         return Entry(body: body, etag: String(fields[4]))
     }
 
-    /// Replaces the file with `entry`, atomically and durably.
+    /// Replaces the file with `entry`, atomically and durably, creating its folder if needed.
     package func write(_ entry: Entry) throws {
         let header = "\(Self.magic) \(SHA256.hex(entry.body)) \(entry.body.count) \(entry.etag)\n"
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = self.folder
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let previous = try? FileManager.default.attributesOfItem(atPath: path)
+        let wasExcluded = previous == nil ? nil : isExcludedFromBackup
+        let permissions = (previous?[.posixPermissions] as? NSNumber).map { mode_t($0.uint16Value) } ?? 0o644
         let temporary = "\(path).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         do {
+            // The mode asked for at creation is cut by the umask: set it as the old file had it.
+            guard fchmod(descriptor, permissions) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             defer { try? handle.close() }
             try handle.write(contentsOf: Data(header.utf8) + Data(entry.body))
@@ -89,6 +111,7 @@ package struct ManifestCache: Sendable {
             #else
             try handle.synchronize()
             #endif
+            try keepProtection(of: previous, on: temporary)
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
@@ -98,8 +121,9 @@ package struct ManifestCache: Sendable {
             try? FileManager.default.removeItem(atPath: temporary)
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
+        keepBackupExclusion(wasExcluded: wasExcluded)
         // The rename itself is durable once the folder is.
-        let directory = open(folder.isEmpty ? "." : folder, O_RDONLY)
+        let directory = open(folder, O_RDONLY)
         if directory >= 0 {
             #if canImport(Darwin)
             _ = fcntl(directory, F_FULLFSYNC)
@@ -110,14 +134,100 @@ package struct ManifestCache: Sendable {
         }
     }
 
-    /// Removes temporary files that writes killed half-way left beside the cache file.
-    package func removeStaleTemporaries() {
-        let folder = (path as NSString).deletingLastPathComponent
+    /// Removes the temporary files that writes of this cache killed half-way left beside
+    /// it: named as its writes name them (`<file>.<pid>.<n>.tmp`) and older than
+    /// ``staleAfter``. Another process's write in progress is younger, and stays.
+    package func removeStaleTemporaries(now: Date = Date()) {
         let name = (path as NSString).lastPathComponent
-        let directory = folder.isEmpty ? "." : folder
-        for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        where file.hasPrefix(name + ".") && file.hasSuffix(".tmp") {
-            try? FileManager.default.removeItem(atPath: directory + "/" + file)
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where Self.isTemporary(file, of: name) {
+            let full = folder + "/" + file
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: full))?[.modificationDate] as? Date,
+                  now.timeIntervalSince(modified) > Self.staleAfter else { continue }
+            try? FileManager.default.removeItem(atPath: full)
+        }
+    }
+
+    /// Whether `file` is named as a write of the cache `name` names its temporary file.
+    static func isTemporary(_ file: String, of name: String) -> Bool {
+        guard file.hasPrefix(name + "."), file.hasSuffix(".tmp") else { return false }
+        let middle = file.dropFirst(name.count + 1).dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+        return middle.count == 2 && middle.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    }
+
+    /// Whether the cache file is excluded from backups now (Apple's platforms; false elsewhere).
+    var isExcludedFromBackup: Bool {
+        #if canImport(Darwin)
+        return (try? URL(fileURLWithPath: path).resourceValues(forKeys: [.isExcludedFromBackupKey]))?.isExcludedFromBackup ?? false
+        #else
+        return false
+        #endif
+    }
+
+    /// The protection class the old file had, else the options', on the new file before it
+    /// replaces the old one (Apple's platforms: data protection exists nowhere else).
+    private func keepProtection(of previous: [FileAttributeKey: Any]?, on temporary: String) throws {
+        #if canImport(Darwin)
+        let protection = (previous?[.protectionKey] as? FileProtectionType) ?? options.protection.fileProtectionType
+        if let protection {
+            try FileManager.default.setAttributes([.protectionKey: protection], ofItemAtPath: temporary)
+        }
+        #endif
+    }
+
+    /// Excludes the new file from backups when the old one was, or, for a first file, when
+    /// the options say so (the manifest is fetched again, so backing it up only costs space).
+    private func keepBackupExclusion(wasExcluded: Bool?) {
+        #if canImport(Darwin)
+        guard wasExcluded ?? options.excludedFromBackup else { return }
+        var values = URLResourceValues()
+        values.isExcludedFromBackup = true
+        var url = URL(fileURLWithPath: path)
+        try? url.setResourceValues(values)
+        #endif
+    }
+}
+
+extension SwitchboardClient {
+    /// What the client sets on its cache file (``SwitchboardClient/Configuration/cacheFileOptions``).
+    /// Each applies on Apple's platforms when the client creates the file; a value an app set
+    /// on the file since (or on the first file, before the client replaced it) is kept.
+    public struct CacheFileOptions: Sendable, Equatable {
+        /// The data-protection class of the file (iOS, watchOS, visionOS; ignored elsewhere).
+        public enum Protection: Sendable, Equatable {
+            /// Readable only while the device is unlocked.
+            case complete
+            /// Readable while unlocked; a file open before the lock stays readable.
+            case completeUnlessOpen
+            /// Readable from the first unlock after a reboot on: what a client started in the
+            /// background (a push, a background fetch) before the user unlocks again needs.
+            case completeUntilFirstUserAuthentication
+            /// No protection class set: the system's default for new files.
+            case systemDefault
+        }
+
+        /// Whether the file is excluded from iCloud and device backups. Default true.
+        public var excludedFromBackup: Bool
+        /// Default ``Protection/completeUntilFirstUserAuthentication``.
+        public var protection: Protection
+
+        public init(excludedFromBackup: Bool = true, protection: Protection = .completeUntilFirstUserAuthentication) {
+            self.excludedFromBackup = excludedFromBackup
+            self.protection = protection
         }
     }
 }
+
+#if canImport(Darwin)
+extension SwitchboardClient.CacheFileOptions.Protection {
+    var fileProtectionType: FileProtectionType? {
+        switch self {
+        case .complete: return .complete
+        case .completeUnlessOpen: return .completeUnlessOpen
+        case .completeUntilFirstUserAuthentication: return .completeUntilFirstUserAuthentication
+        case .systemDefault: return nil
+        }
+    }
+}
+#endif
+
+public typealias CacheFileOptions = SwitchboardClient.CacheFileOptions

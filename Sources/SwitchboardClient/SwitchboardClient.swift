@@ -6,8 +6,11 @@ import SystemSupport
 /// The app and backend half of the routing update system (docs/clients.md): resolves URLs
 /// offline with the same engine as the server, and keeps its manifest current.
 ///
-/// It starts from the last good manifest it persisted, else from the bundled copy it is
-/// given, else from the server; `resolve` works from the first moment one exists. Then
+/// `init` returns at once: reading the last good manifest it persisted (else compiling the
+/// bundled copy it is given) happens off the caller's thread, and `ready(timeout:)`
+/// awaits it; until then `resolve` answers nil, as it does before any manifest exists (a
+/// compile of a 1,000-route manifest is milliseconds, too long for the main thread at
+/// launch). Without either it starts from the server. Then
 /// it follows the server: blocking conditional GETs (`Prefer: wait`) where the server
 /// holds them, conditional GETs at `max-age` (never more often than a floor) where it
 /// does not, exponential backoff with full jitter on failure, `Retry-After` honoured. A
@@ -17,7 +20,11 @@ import SystemSupport
 /// Its lifecycle is an app's: `start()` and `stop()` (and `start()` again), `pause()` when
 /// the app goes to the background (the held poll ends at once) and `resume()` when it comes
 /// back (it asks at once, backoff forgotten), `refresh()` to ask now, `ready(timeout:)` to
-/// wait for a first manifest. The TypeScript client (`clients/typescript`) has the same.
+/// wait for a first manifest. `pause()`, `resume()` and `stop()` return at once, so a
+/// synchronous handler can call them; on Apple's platforms the client calls `pause()` and
+/// `resume()` itself on the app's background and foreground notifications
+/// (``Configuration/followsAppLifecycle``). The TypeScript client (`clients/typescript`)
+/// has the same.
 ///
 /// ```swift
 /// let client = SwitchboardClient(configuration: .init(
@@ -26,7 +33,7 @@ import SystemSupport
 ///     bundled: Array(try Data(contentsOf: Bundle.main.url(forResource: "routes", withExtension: "json")!)),
 ///     context: ResolveContext(platform: "ios", appVersion: SemanticVersion("7.2.0"))))
 /// client.start()
-/// if let answer = client.resolve("https://artsy.net/artwork/soup") {
+/// if await client.ready(timeout: .seconds(1)), let answer = client.resolve("https://artsy.net/artwork/soup") {
 ///     open(answer.result.destination, answer.result.params)
 /// }
 /// for await update in client.updates() { log(update) }
@@ -44,17 +51,27 @@ public final class SwitchboardClient: Sendable {
         /// version, set once.
         public var context: ResolveContext
         public var policy: UpdatePolicy
-        /// Failures and adoptions are logged here (warning and info).
+        /// Failures and adoptions are logged here (warning and info). The default writes to
+        /// standard error; `Logger` comes with `import SwitchboardClient`.
         public var logger: Logger
+        /// What the client sets on the cache file it creates (backup exclusion, protection class).
+        public var cacheFileOptions: CacheFileOptions
+        /// Whether the client pauses on the app's background notification and resumes on
+        /// its foreground one (UIKit's, and an app extension's host's), as an app would call
+        /// `pause()` and `resume()`. Default true; off for a backend or an app that calls them.
+        public var followsAppLifecycle: Bool
 
         public init(server: URL, cacheFile: URL? = nil, bundled: [UInt8]? = nil, context: ResolveContext = .none,
-                    policy: UpdatePolicy = UpdatePolicy(), logger: Logger = Logger(label: "switchboard.client")) {
+                    policy: UpdatePolicy = UpdatePolicy(), logger: Logger = Logger(label: "switchboard.client"),
+                    cacheFileOptions: CacheFileOptions = CacheFileOptions(), followsAppLifecycle: Bool = true) {
             self.server = server
             self.cacheFile = cacheFile
             self.bundled = bundled
             self.context = context
             self.policy = policy
             self.logger = logger
+            self.cacheFileOptions = cacheFileOptions
+            self.followsAppLifecycle = followsAppLifecycle
         }
     }
 
@@ -64,11 +81,16 @@ public final class SwitchboardClient: Sendable {
         public let manifest: ManifestInUse
         /// The result JSON, as `GET /v1/resolve` answers it for the same manifest and context.
         public var json: [UInt8] { manifest.compiled.resultJSON(result) }
+
+        public init(result: Resolution, manifest: ManifestInUse) {
+            self.result = result
+            self.manifest = manifest
+        }
     }
 
     /// Whether the client follows the server: not yet or no longer (`idle`), following
     /// (`running`), or paused by the app in the background (`paused`).
-    public enum Mode: Sendable, Equatable {
+    public enum Mode: Sendable, Hashable {
         case idle, running, paused
     }
 
@@ -76,23 +98,41 @@ public final class SwitchboardClient: Sendable {
         var current: ManifestInUse?
         var subscribers: [Int: AsyncStream<ClientUpdate>.Continuation] = [:]
         var callbacks: [Int: @Sendable (ClientUpdate) -> Void] = [:]
+        var modeWatchers: [Int: @Sendable (Mode) -> Void] = [:]
         var nextSubscriber = 0
         var loop: Task<Void, Never>?
         var mode = Mode.idle
+        /// Reading the cache or compiling the bundled copy, off the caller's thread.
+        var bootstrap: Task<Void, Never>?
+        var bootstrapProblems: [ClientFailure] = []
+        /// Counts pauses and resumes: a request that fails across one was cut by the app's
+        /// suspension, not by the server or the network, and is not reported.
+        var lifecycle = 0
     }
 
     public let configuration: Configuration
-    /// Why the cache or the bundled copy could not be used at start, if either could not.
-    public let bootstrapProblems: [ClientFailure]
     private let transport: any SwitchboardTransport
     private let cache: ManifestCache?
     private let state: Locked<State>
+    private let observers: LifecycleObservers?
 
-    /// Loads the cache file, else the bundled copy (checked and compiled); makes no request.
+    /// Returns at once: the cache file is read (else the bundled copy compiled) off the
+    /// caller's thread, and `ready(timeout:)` awaits it. Makes no request until `start()`.
     public init(configuration: Configuration, transport: any SwitchboardTransport = URLSessionTransport()) {
         self.configuration = configuration
         self.transport = transport
-        cache = configuration.cacheFile.map { ManifestCache(path: $0.path) }
+        cache = configuration.cacheFile.map { ManifestCache(path: $0.path, options: configuration.cacheFileOptions) }
+        state = Locked(State())
+        observers = configuration.followsAppLifecycle ? LifecycleObservers() : nil
+        let bootstrap = Task.detached(priority: .userInitiated) { [self] in self.bootstrap() }
+        state.withLock { $0.bootstrap = bootstrap }
+        observers?.observe(
+            background: { [weak self] in self?.pauseNow() },
+            foreground: { [weak self] in self?.resume() })
+    }
+
+    /// The first manifest: the cache file, else the bundled copy (checked and compiled).
+    private func bootstrap() {
         var problems: [ClientFailure] = []
         var first: ManifestInUse?
         if let cache {
@@ -115,12 +155,28 @@ public final class SwitchboardClient: Sendable {
             }
         }
         for problem in problems { configuration.logger.warning("\(problem.message); not used") }
-        if let first {
-            configuration.logger.info("using version \(first.version) \(first.etag) from the \(first.source.rawValue)")
+        let adopted: ManifestInUse? = state.withLock { s in
+            s.bootstrapProblems = problems
+            // A refresh that ran before the bootstrap ended may have put a newer one in use.
+            guard s.current == nil, let first else { return nil }
+            s.current = first
+            return first
         }
-        bootstrapProblems = problems
-        state = Locked(State(current: first))
+        for problem in problems { announce(.failed(problem)) }
+        if let adopted {
+            configuration.logger.info("using version \(adopted.version) \(adopted.etag) from the \(adopted.source.rawValue)")
+            announce(.adopted(adopted))
+        }
     }
+
+    /// Waits until the cache or the bundled copy has been read (whether or not it could be used).
+    package func bootstrapped() async {
+        await state.withLock { $0.bootstrap }?.value
+    }
+
+    /// Why the cache or the bundled copy could not be used at start, if either could not
+    /// (empty until they are read: `ready(timeout:)`).
+    public var bootstrapProblems: [ClientFailure] { state.withLock { $0.bootstrapProblems } }
 
     deinit {
         state.withLock { s in
@@ -141,6 +197,12 @@ public final class SwitchboardClient: Sendable {
     public func resolve(_ url: String, context: ResolveContext? = nil, explain: Bool = false) -> Answer? {
         guard let manifest = current else { return nil }
         return Answer(result: manifest.compiled.resolve(url, context: context ?? configuration.context, explain: explain), manifest: manifest)
+    }
+
+    /// ``resolve(_:context:explain:)`` for the `URL` an app is handed (`onOpenURL`,
+    /// `application(_:open:)`, a universal link's `webpageURL`), as its absolute string.
+    public func resolve(_ url: URL, context: ResolveContext? = nil, explain: Bool = false) -> Answer? {
+        resolve(url.absoluteString, context: context, explain: explain)
     }
 
     /// The updates from now on, starting with the manifest in use (if any): each manifest
@@ -170,7 +232,18 @@ public final class SwitchboardClient: Sendable {
         return UpdateSubscription { [weak self] in _ = self?.state.withLock { $0.callbacks.removeValue(forKey: id) } }
     }
 
-    /// True once a manifest is in use (at once when one is), false if none is within `timeout`.
+    /// Calls `handler` with the mode each time it changes (start, stop, pause, resume).
+    package func onModeChange(_ handler: @escaping @Sendable (Mode) -> Void) -> UpdateSubscription {
+        let id: Int = state.withLock { s in
+            s.nextSubscriber += 1
+            s.modeWatchers[s.nextSubscriber] = handler
+            return s.nextSubscriber
+        }
+        return UpdateSubscription { [weak self] in _ = self?.state.withLock { $0.modeWatchers.removeValue(forKey: id) } }
+    }
+
+    /// True once a manifest is in use (at once when one is), false if none is within
+    /// `timeout`: the cached or bundled copy once read, else the server's first answer.
     public func ready(timeout: Duration) async -> Bool {
         if current != nil { return true }
         let stream = updates()
@@ -193,64 +266,100 @@ public final class SwitchboardClient: Sendable {
     /// Starts following the server; again after `stop()`. Nothing while it already follows
     /// or is paused (`resume()` ends a pause).
     public func start() {
-        if transition(from: .idle, to: .running) { startLoop() }
+        if transition(from: [.idle], to: .running) { startLoop() }
     }
 
-    /// Stops following the server: a held request ends at once. The manifest in use stays,
-    /// `resolve` goes on answering with it, and `start()` follows the server again.
+    /// Stops following the server, from any code, returning at once: a held request is
+    /// cancelled (the server frees it) without waiting for it to end. The manifest in use
+    /// stays, `resolve` goes on answering with it, and `start()` follows the server again.
+    public func stop() {
+        stopNow()
+    }
+
+    /// ``stop()``, then waits until the request that was out has ended.
     public func stop() async {
-        state.withLock { $0.mode = .idle }
+        stopNow()
         await endLoop()
     }
 
-    /// For an app going to the background: the held request ends at once (the server
-    /// frees it), and nothing is asked until `resume()`.
+    private func stopNow() {
+        if transition(from: [.running, .paused], to: .idle) { cancelLoop() }
+    }
+
+    /// For an app going to the background, from any code, returning at once: the held
+    /// request is cancelled (the server frees it), and nothing is asked until `resume()`.
+    public func pause() {
+        pauseNow()
+    }
+
+    /// ``pause()``, then waits until the request that was out has ended.
     public func pause() async {
-        if transition(from: .running, to: .paused) { await endLoop() }
+        pauseNow()
+        await endLoop()
+    }
+
+    private func pauseNow() {
+        if transition(from: [.running], to: .paused) { cancelLoop() }
     }
 
     /// For an app back in the foreground: asks the server at once, whatever backoff the
     /// last failures called for, then follows it again.
     public func resume() {
-        if transition(from: .paused, to: .running) { startLoop() }
+        if transition(from: [.paused], to: .running) { startLoop() }
     }
 
     /// Moves the client from mode `from` to `to`; false when it was in another mode.
-    private func transition(from: Mode, to: Mode) -> Bool {
-        state.withLock { s in
-            guard s.mode == from else { return false }
+    private func transition(from: Set<Mode>, to: Mode) -> Bool {
+        let watchers: [@Sendable (Mode) -> Void]? = state.withLock { s in
+            guard from.contains(s.mode) else { return nil }
+            if to == .paused || s.mode == .paused { s.lifecycle += 1 }
             s.mode = to
-            return true
+            return Array(s.modeWatchers.values)
         }
+        guard let watchers else { return false }
+        for watch in watchers { watch(to) }
+        return true
     }
 
     /// Asks the server now with a conditional GET answered at once (ending a held request
     /// or a backoff in progress) and returns when its answer is handled, whatever it was;
     /// then, if the client follows the server, it goes on doing so.
     public func refresh() async {
+        await bootstrapped()
         await endLoop()
         var failures = 0
         _ = await step(failures: &failures, hold: false)
         if state.withLock({ $0.mode }) == .running { startLoop() }
     }
 
-    /// Starts the update loop if the client follows the server and none runs.
+    /// Starts the update loop if the client follows the server and none runs. The loop
+    /// begins once the cache or bundled copy has been read, so its first request names it.
     private func startLoop() {
         state.withLock { s in
             guard s.mode == .running, s.loop == nil else { return }
             let client = WeakClient(value: self)
-            s.loop = Task.detached { await Self.follow(client) }
+            let bootstrap = s.bootstrap
+            s.loop = Task.detached {
+                await bootstrap?.value
+                await Self.follow(client)
+            }
         }
     }
 
-    /// Ends the update loop, if one runs: its request or pause ends at once.
-    private func endLoop() async {
+    /// Cancels the update loop, if one runs, without waiting: its request or pause ends.
+    @discardableResult
+    private func cancelLoop() -> Task<Void, Never>? {
         let loop = state.withLock { s in
             defer { s.loop = nil }
             return s.loop
         }
         loop?.cancel()
-        await loop?.value
+        return loop
+    }
+
+    /// Ends the update loop, if one runs, and waits until its request has ended.
+    private func endLoop() async {
+        await cancelLoop()?.value
     }
 
     private func announce(_ update: ClientUpdate) {
@@ -287,12 +396,19 @@ public final class SwitchboardClient: Sendable {
     /// One request (held when `hold` and there is a manifest to compare with) and what
     /// it calls for: the pause before the next.
     private func step(failures: inout Int, hold: Bool = true) async -> Duration {
+        let lifecycle = state.withLock { $0.lifecycle }
         do {
             let pause = try await poll(hold: hold)
             failures = 0
             return pause
         } catch {
             if Task.isCancelled { return .zero }
+            // Cut by the app's suspension (it went to the background and came back while
+            // the request was out): ask again at once, as a resume does, and report nothing.
+            if state.withLock({ $0.lifecycle }) != lifecycle {
+                configuration.logger.info("a request cut by the app's suspension: \(error); asking again")
+                return .zero
+            }
             failures += 1
             let wait = error.retryAfter ?? configuration.policy.backoff(failures: failures)
             configuration.logger.warning("update failed: \(error); retrying in \(wait)")
@@ -355,6 +471,9 @@ public final class SwitchboardClient: Sendable {
             }
         } catch let failure as ClientFailure {
             throw failure
+        } catch let error as URLError {
+            throw ClientFailure(error.code == .timedOut ? .timeout : .unreachable, "\(request.url): \(error.localizedDescription)",
+                                urlErrorCode: error.code)
         } catch {
             throw ClientFailure(.unreachable, "\(request.url): \(error.localizedDescription)")
         }

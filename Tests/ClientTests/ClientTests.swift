@@ -17,9 +17,12 @@ struct ClientTests {
     static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// A configuration that logs nothing (the updates are what the tests read).
+    /// A client's configuration; it follows the app's lifecycle notifications only when
+    /// asked, so that a test that posts them moves no other test's client.
     static func configuration(server: String, cacheFile: String? = nil, bundled: [UInt8]? = nil,
-                              policy: UpdatePolicy = UpdatePolicy()) -> SwitchboardClient.Configuration {
-        .init(server: URL(string: server)!, cacheFile: cacheFile.map { URL(fileURLWithPath: $0) }, bundled: bundled, policy: policy, logger: quiet)
+                              policy: UpdatePolicy = UpdatePolicy(), followsAppLifecycle: Bool = false) -> SwitchboardClient.Configuration {
+        .init(server: URL(string: server)!, cacheFile: cacheFile.map { URL(fileURLWithPath: $0) }, bundled: bundled, policy: policy, logger: quiet,
+              followsAppLifecycle: followsAppLifecycle)
     }
 
     static func temporaryFolder() throws -> URL {
@@ -30,9 +33,9 @@ struct ClientTests {
 
     /// A server of version 1 and a client started on it, followed, once it has adopted that
     /// version.
-    static func following(policy: UpdatePolicy) async throws -> (FaultyServer, SwitchboardClient, UpdateLog) {
+    static func following(policy: UpdatePolicy, followsAppLifecycle: Bool = false) async throws -> (FaultyServer, SwitchboardClient, UpdateLog) {
         let server = try FaultyServer(Manifests.small(version: 1))
-        let client = SwitchboardClient(configuration: configuration(server: server.url, policy: policy))
+        let client = SwitchboardClient(configuration: configuration(server: server.url, policy: policy, followsAppLifecycle: followsAppLifecycle))
         let log = follow(client)
         client.start()
         #expect(await log.first { $0.version == 1 } != nil)
@@ -78,7 +81,8 @@ struct ClientTests {
         let client = SwitchboardClient(configuration: Self.configuration(server: "http://127.0.0.1:\(port)", cacheFile: cacheFile,
                                                            bundled: Array(Manifests.small(version: 1, destination: "Bundled").utf8),
                                                            policy: Self.quick))
-        // Usable before any request: the bundled copy.
+        // Usable before any request: the bundled copy, once read off the caller's thread.
+        #expect(await client.ready(timeout: .seconds(30)))
         #expect(client.current?.source == .bundle)
         #expect(Self.destination(client) == "Bundled")
         let log = Self.follow(client)
@@ -102,6 +106,7 @@ struct ClientTests {
         // The next start begins from the cache, offline.
         let again = SwitchboardClient(configuration: Self.configuration(server: "http://127.0.0.1:\(try Self.closedPort())", cacheFile: cacheFile,
                                                           bundled: Array(Manifests.small(version: 1).utf8)))
+        await again.bootstrapped()
         #expect(again.current?.source == .cache)
         #expect(again.current?.etag == server.etag)
         #expect(again.bootstrapProblems.isEmpty)
@@ -219,7 +224,7 @@ struct ClientTests {
         await client.stop()
     }
 
-    @Test func aCorruptCacheIsIgnoredWithAWarningAndTheBundleUsed() throws {
+    @Test func aCorruptCacheIsIgnoredWithAWarningAndTheBundleUsed() async throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = ManifestCache(path: folder.appendingPathComponent("routes.cache").path)
@@ -233,6 +238,7 @@ struct ClientTests {
         try Data(bytes).write(to: URL(fileURLWithPath: cache.path))
         let client = SwitchboardClient(configuration: Self.configuration(server: "http://127.0.0.1:1", cacheFile: cache.path,
                                                            bundled: Array(Manifests.small(version: 1, destination: "Bundled").utf8)))
+        await client.bootstrapped()
         #expect(client.current?.source == .bundle)
         #expect(Self.destination(client) == "Bundled")
         #expect(client.bootstrapProblems.map(\.kind) == [.bootstrap])
@@ -242,6 +248,7 @@ struct ClientTests {
             try damaged.write(to: URL(fileURLWithPath: cache.path))
             let c = SwitchboardClient(configuration: Self.configuration(server: "http://127.0.0.1:1", cacheFile: cache.path,
                                                           bundled: Array(Manifests.small(version: 1).utf8)))
+            await c.bootstrapped()
             #expect(c.current?.source == .bundle)
             #expect(c.bootstrapProblems.count == 1)
         }
@@ -289,12 +296,21 @@ struct ClientTests {
             let which = try #require(bodies.firstIndex(of: entry.body), "round \(round): the cache holds neither manifest")
             seen.insert(which)
             #expect(entry.etag == "\"\([a, b][which].path)\"")
-            // A client starts from it, and clears what the killed write left behind.
+            // A client starts from it. What the killed write left behind is as young as
+            // another process's write in progress would be: it stays until it is stale.
             let client = SwitchboardClient(configuration: Self.configuration(server: "http://127.0.0.1:1", cacheFile: cacheFile))
+            await client.bootstrapped()
             #expect(client.current?.source == .cache)
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
-            #expect(leftovers.isEmpty)
         }
         #expect(seen.count == 2)
+        // Aged past a write's possible length, the killed writes' files go at the next start.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
+        for file in leftovers {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
+                                                  ofItemAtPath: folder.appendingPathComponent(file).path)
+        }
+        let client = SwitchboardClient(configuration: Self.configuration(server: "http://127.0.0.1:1", cacheFile: cacheFile))
+        await client.bootstrapped()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
     }
 }

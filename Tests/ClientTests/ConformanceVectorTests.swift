@@ -76,9 +76,10 @@ struct ConformanceVectorTests {
     }
 
     @Test(arguments: tables)
-    func theClientResolvesEveryVectorOfflineByteForByte(table: String) throws {
+    func theClientResolvesEveryVectorOfflineByteForByte(table: String) async throws {
         let vectors = try Self.export(table)
         let client = SwitchboardClient(configuration: ClientTests.configuration(server: "http://127.0.0.1:1", bundled: vectors.manifest))
+        #expect(await client.ready(timeout: .seconds(30)))
         #expect(client.current?.etag == vectors.head["etag"]?.stringValue)
         var failures = 0
         for c in vectors.cases {

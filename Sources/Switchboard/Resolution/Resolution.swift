@@ -25,6 +25,25 @@ public struct Resolution: Sendable {
         }
         return status == .fallback ? [.init("url", .string(url))] : []
     }
+    /// The param named `name`, as the result JSON has it (a path, query, default or
+    /// injected value: a string, a number for an `int`, any JSON for an injected constant);
+    /// nil when the result has none of that name.
+    public func param(_ name: String) -> JSONValue? {
+        params.first { $0.key == name }?.value
+    }
+
+    /// The param named `name` when it is a string (`slug`, `uuid`, `enum`, `regex` and
+    /// untyped params, wildcards).
+    public func string(_ name: String) -> String? {
+        param(name)?.stringValue
+    }
+
+    /// The param named `name` when it is an integer (an `int` param, or an injected one).
+    public func int(_ name: String) -> Int? {
+        if case .integer(let value)? = param(name) { return Int(exactly: value) }
+        return nil
+    }
+
     /// What a matched result's params are made of.
     let matched: MatchedParams?
     /// The decoded fragment, whenever an internal URL has `#`.
