@@ -127,3 +127,29 @@ final class Counter: Sendable {
     func add(_ status: Int) { counts.withLock { $0[status, default: 0] += 1 } }
     var summary: String { counts.withLock { c in c.keys.sorted().map { "\($0): \(c[$0]!)" }.joined(separator: ", ") } }
 }
+
+/// `--client-start`: what an app's launch pays for the client, with a bundled manifest of
+/// 100, 1,000 and 10,000 generated routes: `init` on the caller's thread, and the time until
+/// `ready(timeout:)` says the bundle is in use (read and compiled off that thread). Medians
+/// and maxima over `rounds` clients each, rounds alternating between the sizes.
+func clientStartBench(rounds: Int) async {
+    let sizes = [100, 1_000, 10_000]
+    let bundles = sizes.map { manifestJSON(routes: $0) }
+    var inits = [[Double]](repeating: [], count: sizes.count), readies = inits
+    for _ in 0..<rounds {
+        for (i, bundle) in bundles.enumerated() {
+            let started = ContinuousClock.now
+            let client = SwitchboardClient(configuration: .init(server: URL(string: "http://127.0.0.1:1")!, bundled: bundle,
+                                                                logger: quiet, followsAppLifecycle: false))
+            let initialized = ContinuousClock.now
+            _ = await client.ready(timeout: .seconds(60))
+            inits[i].append(milliseconds(initialized - started))
+            readies[i].append(milliseconds(.now - started))
+        }
+    }
+    for (i, size) in sizes.enumerated() {
+        let s = inits[i].sorted(), r = readies[i].sorted()
+        print(String(format: "%6d routes: init median %.3f ms, max %.3f ms; ready median %.1f ms, max %.1f ms",
+                     size, s[s.count / 2], s[s.count - 1], r[r.count / 2], r[r.count - 1]))
+    }
+}

@@ -1,6 +1,7 @@
 // Resolution and load benchmark: `swift run -c release --experimental-lto-mode=full switchboard-bench [--quick]`;
 // `--vectors FILE...` times resolution over conformance vectors' cases, `--write-table N FILE`
-// writes the generated N-route table (both for the TypeScript client's bench).
+// writes the generated N-route table (both for the TypeScript client's bench);
+// `--client-start`: SwitchboardClient's init and time to ready with a bundled table.
 //
 // For generated manifests of 100, 1,000 and 10,000 routes of realistic shapes it
 // prints the median ns per full resolution (classify + normalize + match + params +
@@ -21,6 +22,10 @@ if let i = CommandLine.arguments.firstIndex(of: "--client-idle"), i + 3 < Comman
     await clientIdle(url: CommandLine.arguments[i + 1], seconds: Int(CommandLine.arguments[i + 2]) ?? 30,
                      wait: Int(CommandLine.arguments[i + 3]) ?? 50,
                      bundled: i + 4 < CommandLine.arguments.count ? CommandLine.arguments[i + 4] : nil)
+    exit(0)
+}
+if CommandLine.arguments.contains("--client-start") {
+    await clientStartBench(rounds: CommandLine.arguments.contains("--quick") ? 5 : 21)
     exit(0)
 }
 if CommandLine.arguments.contains("--client") {
