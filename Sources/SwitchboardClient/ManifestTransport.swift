@@ -50,9 +50,13 @@ public struct TransportResponse: Sendable {
 /// an ephemeral session so that no HTTP cache of its own answers for the server, gzip
 /// asked for and decoded by the session.
 public struct URLSessionTransport: SwitchboardTransport {
-    private let session: URLSession
+    private let session: URLSession?
+    /// The session of transports given none, made at the first request rather than in the
+    /// client's `init` (making one is most of what a start on the main thread would cost).
+    private static let ephemeral = URLSession(configuration: .ephemeral)
 
-    public init(session: URLSession = URLSession(configuration: .ephemeral)) {
+    /// `session`: nil for one ephemeral session shared by the transports given none.
+    public init(session: URLSession? = nil) {
         self.session = session
     }
 
@@ -66,7 +70,7 @@ public struct URLSessionTransport: SwitchboardTransport {
         // status lock, and deadlocks when the transfer completes at that moment (seen in
         // this project's tests: a held poll ending as the client stopped).
         let pending = PendingTransfer()
-        let session = self.session
+        let session = self.session ?? Self.ephemeral
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
