@@ -8,7 +8,7 @@
 import { execFileSync } from "child_process";
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from "fs";
 import { join } from "path";
-import { rawItems, rawMembers } from "./conformance";
+import { rawItems, rawMembers } from "./vectors";
 import { CompiledManifest, ResolveContext } from "./engine/compiled-manifest";
 
 declare const __dirname: string;

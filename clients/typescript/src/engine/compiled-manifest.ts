@@ -3,6 +3,7 @@
 // answers for the same canonical manifest, URL and context.
 
 import { emptyObject, JSONObject, JSONValue, setMember } from "./json";
+import { parseJSON } from "./json-text";
 import { canonicalText } from "./canonical";
 import { Diagnostic, Manifest, ManifestError, ParamDeclaration, Presentation, Route } from "./manifest";
 import { decodeManifest } from "./manifest-decoder";
@@ -60,29 +61,41 @@ function presentationObject(p: Presentation): JSONObject {
   return Object.freeze(out) as JSONObject;
 }
 
-/** A manifest ready to resolve with: decoded, compiled into tries, with its canonical ETag. */
+/**
+ * A manifest ready to resolve with: decoded, compiled into tries, with its canonical ETag.
+ *
+ * The canonical text and its SHA-256 (the ETag) are computed when first read, not by the
+ * constructor: on an interpreter (Hermes, QuickJS) the digest of a 1,000-route manifest
+ * takes longer than the rest of a compile, and an app's first resolve does not need it.
+ * A result's `manifest.etag` reads it then. Given the ETag the server sent with the text
+ * it served (`options.etag`), the engine computes neither.
+ */
 export class CompiledManifest {
   readonly manifest: Manifest;
-  /** `"sha256-<64 hex>"`, quotes included, as the server sends it in `ETag`. */
-  readonly etag: string;
-  /** The canonical manifest text (what `GET /v1/manifest` serves). */
-  readonly canonical: string;
   readonly warnings: Diagnostic[];
+  private canonicalText: string | null = null;
+  private etagText: string | null;
   private readonly scope: URLScope;
   private readonly general: RouteTrie;
   private readonly byHost: Map<string, RouteTrie>;
   private readonly targets: Target[][];
   private readonly fallback: Target;
-  private readonly manifestMember: { version: number; etag: string };
+  /** Each result's `manifest`: `{version, etag}`, its ETag read when first asked for. */
+  private manifestMember: { version: number; etag: string };
   private readonly external: JSONObject;
   /** Per route, whether it can refuse a candidate whose types matched (a version gate, a query param it checks). */
   private readonly refusable: boolean[];
 
-  /** Compiles manifest JSON text; throws ManifestError listing every problem when it cannot be used. */
-  constructor(text: string) {
+  /**
+   * Compiles manifest JSON text; throws ManifestError listing every problem when it cannot
+   * be used. `options.etag`: the ETag the server sent with `text`, when `text` is the body
+   * it served (its canonical form), so that it need not be computed.
+   */
+  constructor(text: string, options: { etag?: string } = {}) {
+    this.etagText = options.etag ?? null;
     let document: JSONValue;
     try {
-      document = JSON.parse(text) as JSONValue;
+      document = parseJSON(text);
     } catch (e) {
       throw new ManifestError([{ severity: "error", code: "invalid-json", pointer: "", message: (e as Error).message }]);
     }
@@ -113,9 +126,7 @@ export class CompiledManifest {
     if (diagnostics.some((d) => d.severity === "error")) throw new ManifestError(diagnostics);
     this.manifest = manifest;
     this.warnings = diagnostics;
-    this.canonical = canonicalText(manifest);
-    this.etag = `"sha256-${sha256Hex(encodeUTF8(this.canonical))}"`;
-    this.manifestMember = Object.freeze({ version: manifest.version, etag: this.etag });
+    this.manifestMember = this.etagText !== null ? Object.freeze({ version: manifest.version, etag: this.etagText }) : this.lazyManifestMember();
     this.scope = new URLScope(manifest.hostKeys, manifest.schemes);
     this.targets = manifest.routes.map((r) => {
       const targets: Target[] = [];
@@ -132,6 +143,28 @@ export class CompiledManifest {
     this.fallback = { route: null, destination: manifest.fallback.destination, presentation: presentationObject(manifest.fallback.presentation), web: true };
     this.external = Object.freeze({ style: "external" }) as JSONObject;
     this.refusable = manifest.routes.map((r) => r.since !== null || r.until !== null || r.queryChecks.length > 0);
+  }
+
+  /** The canonical manifest text (what `GET /v1/manifest` serves), made when first read. */
+  get canonical(): string {
+    if (this.canonicalText === null) this.canonicalText = canonicalText(this.manifest);
+    return this.canonicalText;
+  }
+
+  /** `"sha256-<64 hex>"`, quotes included, as the server sends it in `ETag`; computed when first read. */
+  get etag(): string {
+    if (this.etagText === null) {
+      this.etagText = `"sha256-${sha256Hex(encodeUTF8(this.canonical))}"`;
+      this.manifestMember = Object.freeze({ version: this.manifest.version, etag: this.etagText });
+    }
+    return this.etagText;
+  }
+
+  /** `{version, etag}` whose `etag` is computed when first read (by a result's reader). */
+  private lazyManifestMember(): { version: number; etag: string } {
+    const member = { version: this.manifest.version } as { version: number; etag: string };
+    Object.defineProperty(member, "etag", { enumerable: true, get: () => this.etag });
+    return Object.freeze(member);
   }
 
   /** The manifest's own version number. */

@@ -1,6 +1,7 @@
 // JSON values as the manifest holds them, and the canonical form (compact, keys in UTF-8
 // byte order at every level) whose SHA-256 is the manifest's ETag.
 
+import { jsonString, jsonText } from "./json-text";
 import { utf8Compare } from "./utf8";
 
 export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
@@ -42,9 +43,9 @@ export function sortingKeys(value: JSONValue): JSONValue {
 export function canonicalJSON(value: JSONValue): string {
   if (Array.isArray(value)) return "[" + value.map(canonicalJSON).join(",") + "]";
   if (isObject(value)) {
-    return "{" + sortedKeys(value).map((k) => JSON.stringify(k) + ":" + canonicalJSON(value[k])).join(",") + "}";
+    return "{" + sortedKeys(value).map((k) => jsonString(k) + ":" + canonicalJSON(value[k])).join(",") + "}";
   }
-  return JSON.stringify(value);
+  return jsonText(value);
 }
 
 /** "a string", "an object", ... for messages. */

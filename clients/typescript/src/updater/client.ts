@@ -45,14 +45,14 @@ export class SwitchboardClient {
     } catch (e) {
       stored = Promise.reject(e);
     }
-    if (stored instanceof Promise) {
-      this.bootstrap = stored.then((text) => this.startFrom(text), (e) => {
+    if (isPromiseLike(stored)) {
+      this.bootstrap = Promise.resolve(stored).then((text) => this.startFrom(text), (e) => {
         this.fail(new Failure("bootstrap", `cannot read the stored manifest: ${(e as Error).message}`));
         return this.startFrom(null);
       });
     } else {
       const done = this.startFrom(stored);
-      this.bootstrap = done instanceof Promise ? done : Promise.resolve();
+      this.bootstrap = done === undefined ? Promise.resolve() : done;
     }
   }
 
@@ -69,6 +69,9 @@ export class SwitchboardClient {
   /** Calls `listener` with each manifest put in use and each failure; returns the function that unsubscribes it. */
   subscribe(listener: (event: ClientEvent) => void): () => void {
     this.listeners.add(listener);
+    // A late subscriber hears the manifest in use first, as one there from the start did.
+    const m = this.manifestInUse;
+    if (m !== null) this.tell(listener, manifestEvent(m));
     return () => {
       this.listeners.delete(listener);
     };
@@ -186,7 +189,7 @@ export class SwitchboardClient {
       if (m === null) return;
       this.use(m);
     };
-    if (fromStorage instanceof Promise) return fromStorage.then((m) => adopt(m ?? this.fromBundle()));
+    if (isPromiseLike(fromStorage)) return Promise.resolve(fromStorage).then((m) => adopt(m ?? this.fromBundle()));
     adopt(fromStorage ?? this.fromBundle());
   }
 
@@ -197,39 +200,49 @@ export class SwitchboardClient {
       return null;
     };
     if (entry.damaged !== undefined) return damaged(entry.damaged);
-    const check = (digest: string) => {
-      if (digest !== entry.digest) return damaged("the manifest's SHA-256 is not the one recorded");
+    const use = () => {
       try {
-        return this.inUse(new CompiledManifest(entry.body), entry.etag, "storage");
+        // A Switchboard ETag names the canonical text the server served, which is what
+        // is stored: the engine need not compute it again.
+        const compiled = new CompiledManifest(entry.body, entry.etag.startsWith('"sha256-') ? { etag: entry.etag } : {});
+        return this.inUse(compiled, entry.etag, "storage");
       } catch (e) {
         this.fail(new Failure("bootstrap", `the stored manifest does not compile: ${(e as Error).message}; not used`));
         return null;
       }
     };
+    if (entry.sha256 === undefined) return use();
+    // A format-1 entry: its SHA-256, once (the next write is of format 2).
+    const check = (digest: string) => (digest === entry.sha256 ? use() : damaged("the manifest's SHA-256 is not the one recorded"));
     const bytes = encodeUTF8(entry.body);
     const digest = this.options.sha256 ? this.options.sha256(bytes) : sha256Hex(bytes);
-    return digest instanceof Promise ? digest.then(check) : check(digest);
+    return isPromiseLike(digest) ? Promise.resolve(digest).then(check) : check(digest);
   }
 
   private fromBundle(): ManifestInUse | null {
     if (this.options.bundled === undefined) return null;
     try {
-      const compiled = new CompiledManifest(this.options.bundled);
-      return this.inUse(compiled, compiled.etag, "bundle");
+      const etag = this.options.bundledEtag;
+      const compiled = new CompiledManifest(this.options.bundled, etag === undefined ? {} : { etag });
+      return this.inUse(compiled, etag ?? null, "bundle");
     } catch (e) {
       this.fail(new Failure("bootstrap", `the bundled manifest does not compile: ${(e as Error).message}; not used`));
       return null;
     }
   }
 
-  private inUse(compiled: CompiledManifest, etag: string, source: ManifestSource): ManifestInUse {
-    return { compiled, etag, source, version: compiled.version };
+  /** A manifest in use; a bundled copy's ETag (its own) is computed when first read. */
+  private inUse(compiled: CompiledManifest, etag: string | null, source: ManifestSource): ManifestInUse {
+    const m = { compiled, source, version: compiled.version } as ManifestInUse;
+    if (etag !== null) m.etag = etag;
+    else Object.defineProperty(m, "etag", { enumerable: true, get: () => compiled.etag });
+    return m;
   }
 
   private use(m: ManifestInUse): void {
     this.manifestInUse = m;
-    this.options.logger?.info?.(`using version ${m.version} ${m.etag} from the ${m.source}`);
-    this.emit({ type: "manifest", version: m.version, etag: m.etag, source: m.source });
+    if (this.options.logger?.info) this.options.logger.info(`using version ${m.version} ${m.etag} from the ${m.source}`);
+    if (this.listeners.size > 0) this.emit(manifestEvent(m));
     for (const wake of Array.from(this.waiting)) wake();
   }
 
@@ -242,12 +255,14 @@ export class SwitchboardClient {
   }
 
   private emit(event: ClientEvent): void {
-    for (const listener of Array.from(this.listeners)) {
-      try {
-        listener(event);
-      } catch (e) {
-        this.options.logger?.warn?.(`a listener threw: ${(e as Error).message}`);
-      }
+    for (const listener of Array.from(this.listeners)) this.tell(listener, event);
+  }
+
+  private tell(listener: (event: ClientEvent) => void, event: ClientEvent): void {
+    try {
+      listener(event);
+    } catch (e) {
+      this.options.logger?.warn?.(`a listener threw: ${(e as Error).message}`);
     }
   }
 
@@ -349,7 +364,8 @@ export class SwitchboardClient {
     if (body === null) throw new Failure("invalidManifest", "the server's manifest is not UTF-8; not used");
     let compiled: CompiledManifest;
     try {
-      compiled = new CompiledManifest(body);
+      // The body is the canonical text its verified ETag names: no need to compute it again.
+      compiled = new CompiledManifest(body, etag === `"sha256-${digest}"` ? { etag } : {});
     } catch (e) {
       const problems = e instanceof ManifestError ? e.diagnostics.filter((d) => d.severity === "error") : [];
       const first = problems.length > 0 ? `: ${problems[0].pointer} ${problems[0].message}` : `: ${(e as Error).message}`;
@@ -361,7 +377,7 @@ export class SwitchboardClient {
     this.use(this.inUse(compiled, etag, "server"));
     if (this.options.storage) {
       try {
-        await this.options.storage.write(storedEntry(body, etag, digest));
+        await this.options.storage.write(storedEntry(body, etag));
       } catch (e) {
         this.fail(new Failure("persist", `cannot store the manifest: ${(e as Error).message}; it is used all the same`));
       }
@@ -388,3 +404,14 @@ export function createClient(options: ClientOptions): SwitchboardClient {
   return new SwitchboardClient(options);
 }
 
+/** Whether `value` is a promise, from this realm or another (a test runner's, a polyfill's). */
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+/** The event for a manifest put in use; its ETag read when the listener reads it. */
+function manifestEvent(m: ManifestInUse): ClientEvent {
+  const event = { type: "manifest", version: m.version, source: m.source } as ClientEvent & { etag: string };
+  Object.defineProperty(event, "etag", { enumerable: true, get: () => m.etag });
+  return event;
+}

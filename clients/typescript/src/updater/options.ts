@@ -50,6 +50,13 @@ export interface ClientOptions {
   server: string;
   /** A manifest shipped with the app, for a first start with nothing stored and no network. */
   bundled?: string;
+  /**
+   * The ETag the server sent with `bundled`, when `bundled` is the body it served
+   * (`curl -D - https://routes.example.com/v1/manifest`): the client then never computes
+   * it, which on Hermes takes longer than the compile. Without it, the bundled copy's ETag
+   * is computed at its first use (the first poll, or a result's `manifest.etag`).
+   */
+  bundledEtag?: string;
   /** Where the last good manifest is kept between runs (AsyncStorage, MMKV, a file). */
   storage?: Storage;
   /** The HTTP client; default the platform's `fetch`. */
@@ -57,7 +64,7 @@ export interface ClientOptions {
   policy?: Partial<UpdatePolicy>;
   logger?: Logger;
   /** SHA-256 as 64 hex digits, for platforms without WebCrypto that have a native one. */
-  sha256?: (bytes: Uint8Array) => string | Promise<string>;
+  sha256?: (bytes: Uint8Array) => string | PromiseLike<string>;
   /** The clock the client waits on; default the platform's timers. */
   timers?: Timers;
 }
