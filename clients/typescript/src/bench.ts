@@ -3,13 +3,17 @@
 // conformance vectors for it and for Config/routes.json with the CLI, runs
 // `switchboard-bench --vectors` on them first, then times this engine on the same cases:
 // ns per resolve (resolve and JSON.stringify, as the Swift figure is resolve and result
-// JSON), compile times, and how both grow with routes and URL length.
+// JSON), compile times, and how both grow with routes and URL length; and an app's start:
+// createClient and a first resolve, bundled and from a synchronous storage (the same is
+// timed on QuickJS by test/quickjs/run.py).
 
 import { execFileSync } from "child_process";
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from "fs";
 import { join } from "path";
-import { rawItems, rawMembers } from "./vectors";
-import { CompiledManifest, ResolveContext } from "./engine/compiled-manifest";
+import { rawItems, rawMembers } from "./vectors.js";
+import { CompiledManifest, ResolveContext } from "./engine/compiled-manifest.js";
+import { storedEntry } from "./storage/storage.js";
+import { createClient } from "./updater/client.js";
 
 declare const __dirname: string;
 
@@ -118,6 +122,23 @@ function main(): void {
     return median(times);
   });
   process.stdout.write(`resolve by URL length (${lengths.join(", ")} bytes): ${perLength.map((t) => (t / 1000).toFixed(1) + " µs").join(", ")}\n`);
+
+  // An app's start: createClient, then a first resolve (warm: the JIT has seen the engine).
+  for (const [label, text] of [["1,000 routes", small], ["10,000 routes", big]] as [string, string][]) {
+    const entry = storedEntry(text, new CompiledManifest(text).etag);
+    const starts = (storage: boolean) => {
+      const ms: number[] = [];
+      for (let r = 0; r < (quick ? 3 : 9); r++) {
+        const start = nowNs();
+        const client = createClient(storage ? { server: "http://127.0.0.1:9", storage: { read: () => entry, write() {} } }
+          : { server: "http://127.0.0.1:9", bundled: text });
+        client.resolve("/r1/x");
+        ms.push((nowNs() - start) / 1e6);
+      }
+      return median(ms);
+    };
+    process.stdout.write(`start (createClient + a first resolve), ${label}: bundled ${starts(false).toFixed(1)} ms, from a synchronous storage ${starts(true).toFixed(1)} ms\n`);
+  }
 }
 
 main();

@@ -4,9 +4,9 @@
 // `N passed, M failed`; exits 1 on any disagreement or unreadable file.
 
 import { readFileSync } from "fs";
-import { Disagreement, runVectors } from "./vectors";
+import { Disagreement, runVectors } from "./vectors.js";
 
-export { rawItems, rawMembers, runVectors } from "./vectors";
+export { rawItems, rawMembers, runVectors } from "./vectors.js";
 
 function main(files: string[]): number {
   if (files.length === 0) {

@@ -3,15 +3,21 @@
 // `switchboard-client/node` adds what only Node has (file storage). This is the public API;
 // the modules under engine/, updater/ and storage/ are not.
 
-import { CompiledManifest, ResolveResult } from "./engine/compiled-manifest";
-import { JSONValue } from "./engine/json";
-import { jsonText } from "./engine/json-text";
+import { CompiledManifest, ResolveResult } from "./engine/compiled-manifest.js";
+import { JSONValue } from "./engine/json.js";
+import { jsonText } from "./engine/json-text.js";
 
-export { CompiledManifest, ContextError, maxRedirects } from "./engine/compiled-manifest";
-export type { ResolveContext, ResolveResult } from "./engine/compiled-manifest";
-export { ManifestError } from "./engine/manifest";
-export type { Diagnostic } from "./engine/manifest";
-export { sha256Hex } from "./engine/sha256";
+export { CompiledManifest, ContextError, maxRedirects } from "./engine/compiled-manifest.js";
+export type {
+  ExternalResult, FallbackResult, ManifestMember, MatchedResult, PresentationJSON, RejectedResult, ResolveContext, ResolveResult,
+} from "./engine/compiled-manifest.js";
+export type { JSONObject, JSONValue } from "./engine/json.js";
+export { ManifestError } from "./engine/manifest.js";
+export type { Diagnostic, Injected, Manifest, ParamDeclaration, Presentation, Route, Style, Variant } from "./engine/manifest.js";
+export type { ParamType, PatternSegment, RoutePattern } from "./engine/pattern.js";
+export type { SafeRegex } from "./engine/regex.js";
+export type { SemanticVersion, VersionRange } from "./engine/version.js";
+export { sha256Hex } from "./engine/sha256.js";
 
 /** Compiles manifest JSON text; throws ManifestError listing every problem when the engine cannot use it. */
 export function compileManifest(text: string): CompiledManifest {
@@ -27,8 +33,10 @@ export function resultJSON(result: ResolveResult): string {
   return jsonText(result as unknown as JSONValue);
 }
 
-export { SwitchboardClient, createClient } from "./updater/client";
-export type { ClientEvent, ClientOptions, FailureKind, Logger, ManifestInUse, ManifestSource } from "./updater/options";
-export type { UpdatePolicy } from "./updater/policy";
-export type { Timers } from "./updater/timers";
-export type { Storage } from "./storage/storage";
+export { SwitchboardClient, createClient } from "./updater/client.js";
+export type {
+  ClientEvent, ClientOptions, FailureKind, Fetch, FetchInit, FetchResponse, Logger, ManifestInUse, ManifestSource,
+} from "./updater/options.js";
+export type { UpdatePolicy } from "./updater/policy.js";
+export type { Timers } from "./updater/timers.js";
+export type { Storage } from "./storage/storage.js";

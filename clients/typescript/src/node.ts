@@ -3,7 +3,7 @@
 
 import { createHash } from "crypto";
 
-export { fileStorage } from "./storage/file";
+export { fileStorage } from "./storage/file.js";
 
 /** SHA-256 as hex from Node's crypto: pass as the client's `sha256` option. */
 export function nodeSha256(bytes: Uint8Array): string {

@@ -3,9 +3,9 @@
 // (test/quickjs) and the benchmark share it. Each case's result is written by the
 // package's own JSON writer and compared with `expect`, byte for byte.
 
-import { CompiledManifest } from "./engine/compiled-manifest";
-import { JSONObject, JSONValue } from "./engine/json";
-import { jsonText } from "./engine/json-text";
+import { CompiledManifest } from "./engine/compiled-manifest.js";
+import { JSONObject, JSONValue } from "./engine/json.js";
+import { jsonText } from "./engine/json-text.js";
 
 /** The raw text of each member of the JSON object at `text[start]`, by key. */
 export function rawMembers(text: string, start = 0): Map<string, string> {

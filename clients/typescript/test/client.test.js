@@ -279,3 +279,61 @@ function storedText(text) {
   const bytes = new TextEncoder().encode(text);
   return `switchboard-client-cache 1 ${sha256Hex(bytes)} ${bytes.length} ${compiled.etag}\n${text}`;
 }
+
+test("refresh() right after start() keeps the client following: a manifest published 0.3 s later arrives within 2 s", async (t) => {
+  const server = await startServer(withVersion(7));
+  t.after(() => server.stop());
+  const client = createClient({ server: server.url, bundled: withVersion(7), policy: { ...fast, wait: 30 } });
+  client.start();
+  t.after(() => client.stop());
+  // Pull-to-refresh at launch, while the first held poll is out.
+  assert.ok(await eventually(async () => (await server.heldPolls()) === 1));
+  await client.refresh();
+  // Held again at once, not after a minute of max-age.
+  assert.ok(await eventually(async () => (await server.heldPolls()) === 1, 2000), "no held poll after the refresh");
+  await delay(300);
+  const published = Date.now();
+  await server.replace(withVersion(16));
+  assert.ok(await eventually(() => client.current.version === 16, 2000), "the manifest did not arrive within 2 s");
+  assert.ok(Date.now() - published < 2000);
+});
+
+test("a late subscriber hears the manifest in use; resume() after stop() says to start(); another realm's promise is read", async () => {
+  const client = createClient({ server: "http://127.0.0.1:9", bundled: withVersion(7), policy: fast });
+  const events = [];
+  client.subscribe((event) => events.push(event));
+  assert.strictEqual(events.length, 1);
+  assert.strictEqual(events[0].type, "manifest");
+  assert.strictEqual(events[0].version, 7);
+  assert.strictEqual(events[0].source, "bundle");
+  assert.match(events[0].etag, /^"sha256-[0-9a-f]{64}"$/);
+  assert.throws(() => client.resume(), /call start\(\)/);
+  client.start();
+  await client.pause();
+  client.resume();
+  await client.stop();
+  assert.throws(() => client.resume(), /call start\(\)/);
+  // A storage whose promise comes from another realm (a test runner's sandbox, a polyfill).
+  const vm = require("node:vm");
+  const stored = storedText(withVersion(21));
+  const foreign = vm.runInNewContext("(text) => ({ read: () => Promise.resolve(text), write() {} })")(stored);
+  const fromAnotherRealm = createClient({ server: "http://127.0.0.1:9", storage: foreign });
+  assert.strictEqual(await fromAnotherRealm.ready(1000), true);
+  assert.strictEqual(fromAnotherRealm.current.version, 21);
+  assert.strictEqual(fromAnotherRealm.current.source, "storage");
+});
+
+test("a stored entry of format 2 is checked by its length and checksum: a changed character is refused", async () => {
+  const text = withVersion(22);
+  const { storedEntry } = require(path.join(dist, "storage", "storage.js"));
+  const entry = storedEntry(text, compileManifest(text).etag);
+  assert.match(entry, /^switchboard-client-cache 2 [0-9a-f]{8} \d+ "sha256-/);
+  const good = createClient({ server: "http://127.0.0.1:9", storage: { read: () => entry, write() {} } });
+  assert.strictEqual(good.current.version, 22);
+  const damaged = entry.replace('"version": 22', '"version": 23');
+  const warnings = [];
+  const client = createClient({ server: "http://127.0.0.1:9", bundled: withVersion(7), storage: { read: () => damaged, write() {} },
+    logger: { warn: (message) => warnings.push(message) } });
+  assert.strictEqual(client.current.source, "bundle");
+  assert.ok(warnings.some((w) => /bootstrap: the stored manifest is damaged: the manifest's checksum/.test(w)), JSON.stringify(warnings));
+});

@@ -18,6 +18,12 @@ declare module "@react-native-async-storage/async-storage" {
   const AsyncStorage: { getItem(key: string): Promise<string | null>; setItem(key: string, value: string): Promise<void> };
   export default AsyncStorage;
 }
+declare module "react-native-mmkv" {
+  export class MMKV { constructor(configuration?: { id?: string; path?: string }); getString(key: string): string | undefined; set(key: string, value: boolean | string | number): void; }
+}
+declare module "react" {
+  export function useSyncExternalStore<Snapshot>(subscribe: (onStoreChange: () => void) => () => void, getSnapshot: () => Snapshot, getServerSnapshot?: () => Snapshot): Snapshot;
+}
 declare const console: { log(...values: unknown[]): void; warn(...values: unknown[]): void };
 `;
 

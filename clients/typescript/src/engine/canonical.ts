@@ -1,9 +1,9 @@
 // The canonical form: the manifest as `GET /v1/manifest` serves it, whose SHA-256 is its ETag.
 
-import { jsonString } from "./json-text";
-import { canonicalJSON } from "./json";
-import { utf8Compare } from "./utf8";
-import { Manifest, ParamDeclaration, Presentation, Route, Variant } from "./manifest";
+import { jsonString } from "./json-text.js";
+import { canonicalJSON } from "./json.js";
+import { utf8Compare } from "./utf8.js";
+import { Manifest, ParamDeclaration, Presentation, Route, Variant } from "./manifest.js";
 
 
 function presentationJSON(p: Presentation): string {

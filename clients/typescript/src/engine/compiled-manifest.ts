@@ -2,18 +2,18 @@
 // serialized with JSON.stringify, is byte for byte what the server's `GET /v1/resolve`
 // answers for the same canonical manifest, URL and context.
 
-import { emptyObject, JSONObject, JSONValue, setMember } from "./json";
-import { parseJSON } from "./json-text";
-import { canonicalText } from "./canonical";
-import { Diagnostic, Manifest, ManifestError, ParamDeclaration, Presentation, Route } from "./manifest";
-import { decodeManifest } from "./manifest-decoder";
-import { ParamType, PatternSegment, RoutePattern, STRING, accepts, intValue } from "./pattern";
-import { sha256Hex } from "./sha256";
-import { Candidate, RouteTrie, SegmentMatcher } from "./trie";
-import { TableValidator, maxRedirects } from "./validator";
-import { URLScope } from "./url";
-import { encodeUTF8, lowercaseScalars, wellFormed } from "./utf8";
-import { SemanticVersion } from "./version";
+import { emptyObject, JSONObject, JSONValue, setMember } from "./json.js";
+import { parseJSON } from "./json-text.js";
+import { canonicalText } from "./canonical.js";
+import { Diagnostic, Manifest, ManifestError, ParamDeclaration, Presentation, Route, Style } from "./manifest.js";
+import { decodeManifest } from "./manifest-decoder.js";
+import { ParamType, PatternSegment, RoutePattern, STRING, accepts, intValue } from "./pattern.js";
+import { sha256Hex } from "./sha256.js";
+import { Candidate, RouteTrie, SegmentMatcher } from "./trie.js";
+import { TableValidator, maxRedirects } from "./validator.js";
+import { URLScope } from "./url.js";
+import { encodeUTF8, lowercaseScalars, wellFormed } from "./utf8.js";
+import { SemanticVersion } from "./version.js";
 
 /** Who is asking: chooses variants and gates routes by `since`/`until`. */
 export interface ResolveContext {
@@ -23,18 +23,57 @@ export interface ResolveContext {
   appVersion?: string;
 }
 
-/** The body of `GET /v1/resolve`, members in the server's order. */
-export interface ResolveResult {
-  url: string;
-  status: "matched" | "fallback" | "external" | "rejected";
-  reason?: string;
-  route?: { name: string; pattern: string };
-  destination?: string;
-  params?: JSONObject;
-  presentation?: JSONObject;
-  fragment?: string;
-  manifest: { version: number; etag: string };
+/** A presentation as a result carries it: its `style` and the options the manifest gave it. */
+export type PresentationJSON = { style: Style } & JSONObject;
+
+/** The manifest that answered: its own version and its ETag. */
+export interface ManifestMember {
+  version: number;
+  etag: string;
 }
+
+/** A URL a route took: where it goes, with what, and how. */
+export interface MatchedResult {
+  url: string;
+  status: "matched";
+  /** The route's name and the pattern (or alias) that matched. */
+  route: { name: string; pattern: string };
+  destination: string;
+  params: JSONObject;
+  presentation: PresentationJSON;
+  fragment?: string;
+  manifest: ManifestMember;
+}
+
+/** An app URL no route took: the manifest's fallback (a web view), with the URL as its `url` param. */
+export interface FallbackResult {
+  url: string;
+  status: "fallback";
+  destination: string;
+  params: JSONObject;
+  presentation: PresentationJSON;
+  fragment?: string;
+  manifest: ManifestMember;
+}
+
+/** A URL the app does not own: open it outside (the system browser, another app). */
+export interface ExternalResult {
+  url: string;
+  status: "external";
+  presentation: { style: "external" };
+  manifest: ManifestMember;
+}
+
+/** A URL refused outright, and why (docs/manifest.md, rejection reasons). */
+export interface RejectedResult {
+  url: string;
+  status: "rejected";
+  reason: string;
+  manifest: ManifestMember;
+}
+
+/** The body of `GET /v1/resolve`, members in the server's order; `status` tells which. */
+export type ResolveResult = MatchedResult | FallbackResult | ExternalResult | RejectedResult;
 
 /** An `appVersion` in a context that is not a semantic version (the server answers 400). */
 export class ContextError extends Error {
@@ -44,21 +83,21 @@ export class ContextError extends Error {
   }
 }
 
-export { maxRedirects } from "./validator";
+export { maxRedirects } from "./validator.js";
 
 /** Where results of a route, pattern and variant send the app. */
 interface Target {
   route: { name: string; pattern: string } | null;
   destination: string;
-  presentation: JSONObject;
+  presentation: PresentationJSON;
   web: boolean;
 }
 
-function presentationObject(p: Presentation): JSONObject {
+function presentationObject(p: Presentation): PresentationJSON {
   const out = emptyObject();
   out.style = p.style;
   for (const [k, v] of p.options) setMember(out, k, v);
-  return Object.freeze(out) as JSONObject;
+  return Object.freeze(out) as PresentationJSON;
 }
 
 /**
@@ -82,7 +121,7 @@ export class CompiledManifest {
   private readonly fallback: Target;
   /** Each result's `manifest`: `{version, etag}`, its ETag read when first asked for. */
   private manifestMember: { version: number; etag: string };
-  private readonly external: JSONObject;
+  private readonly external: { style: "external" };
   /** Per route, whether it can refuse a candidate whose types matched (a version gate, a query param it checks). */
   private readonly refusable: boolean[];
 
@@ -141,7 +180,7 @@ export class CompiledManifest {
       return targets;
     });
     this.fallback = { route: null, destination: manifest.fallback.destination, presentation: presentationObject(manifest.fallback.presentation), web: true };
-    this.external = Object.freeze({ style: "external" }) as JSONObject;
+    this.external = Object.freeze({ style: "external" as const });
     this.refusable = manifest.routes.map((r) => r.since !== null || r.until !== null || r.queryChecks.length > 0);
   }
 

@@ -2,8 +2,8 @@
 // Punycode) for non-ASCII names, one `www.` and trailing dots stripped, IPv6 literals
 // bracketed, default ports dropped.
 
-import { Rejection } from "./rejection";
-import { lowercaseScalars } from "./utf8";
+import { Rejection } from "./rejection.js";
+import { lowercaseScalars } from "./utf8.js";
 
 const ANY_WEB_PORTS = [80, 443];
 

@@ -6,7 +6,7 @@
 // 123456789012345680000. The canonical manifest (its ETag) and `resultJSON` are written
 // here, so they are the same bytes on every engine.
 
-import type { JSONValue } from "./json";
+import type { JSONValue } from "./json.js";
 
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 

@@ -1,8 +1,8 @@
 // JSON values as the manifest holds them, and the canonical form (compact, keys in UTF-8
 // byte order at every level) whose SHA-256 is the manifest's ETag.
 
-import { jsonString, jsonText } from "./json-text";
-import { utf8Compare } from "./utf8";
+import { jsonString, jsonText } from "./json-text.js";
+import { utf8Compare } from "./utf8.js";
 
 export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
 export type JSONObject = { [key: string]: JSONValue };

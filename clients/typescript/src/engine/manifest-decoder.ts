@@ -2,12 +2,12 @@
 // messages, every problem collected with its JSON pointer; then the whole-table checks
 // (validator.ts) on the routes that decoded.
 
-import { isObject, JSONValue, kindOf, show, sortingKeys } from "./json";
-import { listedHostKey } from "./host";
-import { schemeEnd, unsafeSchemes } from "./url";
-import { Diagnostic, Manifest, Route, Style } from "./manifest";
-import { MAX_EXPANSIONS, MAX_ROUTES, get } from "./manifest-reader";
-import { RouteDecoder } from "./route-decoder";
+import { isObject, JSONValue, kindOf, show, sortingKeys } from "./json.js";
+import { listedHostKey } from "./host.js";
+import { schemeEnd, unsafeSchemes } from "./url.js";
+import { Diagnostic, Manifest, Route, Style } from "./manifest.js";
+import { MAX_EXPANSIONS, MAX_ROUTES, get } from "./manifest-reader.js";
+import { RouteDecoder } from "./route-decoder.js";
 
 /** Decodes a parsed document; returns the manifest (null when unusable) and every diagnostic. */
 export function decodeManifest(document: JSONValue): { manifest: Manifest | null; diagnostics: Diagnostic[] } {

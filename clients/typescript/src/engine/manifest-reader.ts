@@ -1,8 +1,8 @@
 // What every part of the decoder shares: the diagnostics it collects, the fields it reads
 // with their JSON pointers, and the manifest's limits.
 
-import { JSONObject, JSONValue, kindOf, show } from "./json";
-import { Diagnostic } from "./manifest";
+import { JSONObject, JSONValue, kindOf, show } from "./json.js";
+import { Diagnostic } from "./manifest.js";
 
 export const PLATFORMS = ["ios", "android", "web"], IDIOMS = ["phone", "tablet"];
 export const MAX_ROUTES = 50000, MAX_EXPANSIONS = 300000;

@@ -1,9 +1,9 @@
 // The manifest as the engine holds it once decoded: its routes, params, variants and
 // presentations, and the diagnostics a manifest the engine cannot use is refused with.
 
-import { JSONValue } from "./json";
-import { ParamType, RoutePattern } from "./pattern";
-import { SemanticVersion, VersionRange } from "./version";
+import { JSONValue } from "./json.js";
+import { ParamType, RoutePattern } from "./pattern.js";
+import { SemanticVersion, VersionRange } from "./version.js";
 
 /** One problem in a manifest: its code, where (a JSON pointer) and what. */
 export interface Diagnostic {

@@ -1,7 +1,7 @@
 // Route patterns (`/artist/:id(/:tab)`, `/(app/):object/:id`, `/*rest`) and param types.
 
-import { SafeRegex } from "./regex";
-import { hexValue, percentDecode } from "./url";
+import { SafeRegex } from "./regex.js";
+import { hexValue, percentDecode } from "./url.js";
 
 export type PatternSegment =
   | { kind: "literal"; text: string }

@@ -2,7 +2,7 @@
 // Pike VM over code points), never by the platform's backtracking RegExp: the contract
 // accepts patterns such as `[a-z]*[a-z]*[a-z]*x` that RegExp takes polynomial time on.
 
-import { MAX_PROGRAM_SIZE, Node, Parser, RegexError, ScalarSet } from "./regex-parser";
+import { MAX_PROGRAM_SIZE, Node, Parser, RegexError, ScalarSet } from "./regex-parser.js";
 
 export { RegexError };
 

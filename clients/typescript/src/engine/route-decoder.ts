@@ -2,13 +2,13 @@
 // presentation, variants, versions, injected params and redirect, every problem collected
 // with its JSON pointer.
 
-import { isObject, JSONValue, kindOf, show, sortingKeys, sortedKeys } from "./json";
-import { PatternError, ParamType, RoutePattern, accepts, intValue, maxSafeInteger, STRING } from "./pattern";
-import { RegexError, SafeRegex } from "./regex";
-import { listedHostKey } from "./host";
-import { SemanticVersion, VersionRange } from "./version";
-import { Injected, ParamDeclaration, Presentation, Route, STYLES, Style, Variant } from "./manifest";
-import { IDIOMS, ManifestReader, PLATFORMS, get, has, pointerToken } from "./manifest-reader";
+import { isObject, JSONValue, kindOf, show, sortingKeys, sortedKeys } from "./json.js";
+import { PatternError, ParamType, RoutePattern, accepts, intValue, maxSafeInteger, STRING } from "./pattern.js";
+import { RegexError, SafeRegex } from "./regex.js";
+import { listedHostKey } from "./host.js";
+import { SemanticVersion, VersionRange } from "./version.js";
+import { Injected, ParamDeclaration, Presentation, Route, STYLES, Style, Variant } from "./manifest.js";
+import { IDIOMS, ManifestReader, PLATFORMS, get, has, pointerToken } from "./manifest-reader.js";
 
 export class RouteDecoder extends ManifestReader {
   decodePresentation(value: JSONValue, pointer: string): Presentation | null {

@@ -2,8 +2,8 @@
 // string param, wildcard), walked depth-first in precedence order with backtracking, as
 // the server's RouteTrie is. Literal edges are a Map per node.
 
-import { accepts, isTyped, ParamType, PatternSegment, sameType } from "./pattern";
-import { utf8Compare } from "./utf8";
+import { accepts, isTyped, ParamType, PatternSegment, sameType } from "./pattern.js";
+import { utf8Compare } from "./utf8.js";
 
 export type SegmentMatcher =
   | { kind: "literal"; key: string }

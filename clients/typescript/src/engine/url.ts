@@ -3,11 +3,11 @@
 // UTF-8. No platform URL class: WHATWG's disagrees with the contract about hosts and
 // decodes `%2F` in paths, and React Native has no complete one.
 
-import { hostKey } from "./host";
-import { Rejection } from "./rejection";
+import { hostKey } from "./host.js";
+import { Rejection } from "./rejection.js";
 
 export { Rejection };
-import { decodeUTF8, encodeUTF8, hasLoneSurrogate, utf8Length } from "./utf8";
+import { decodeUTF8, encodeUTF8, hasLoneSurrogate, utf8Length } from "./utf8.js";
 
 
 export type Classified =

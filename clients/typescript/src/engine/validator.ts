@@ -3,11 +3,11 @@
 // A bundled or stored manifest the server would refuse is refused here too
 // (conformance/manifest-errors.json holds the two engines to the same refusals).
 
-import { Diagnostic, Manifest, ParamDeclaration, Route } from "./manifest";
-import { ParamType, covers as typeCovers, expansionText, isDisjoint } from "./pattern";
-import { RedirectChains, RedirectStepper } from "./redirect-chains";
-import { Candidate, RouteTrie } from "./trie";
-import { utf8Compare } from "./utf8";
+import { Diagnostic, Manifest, ParamDeclaration, Route } from "./manifest.js";
+import { ParamType, covers as typeCovers, expansionText, isDisjoint } from "./pattern.js";
+import { RedirectChains, RedirectStepper } from "./redirect-chains.js";
+import { Candidate, RouteTrie } from "./trie.js";
+import { utf8Compare } from "./utf8.js";
 
 /** Hops a resolution follows; a chain longer than this ends at the fallback. */
 export const maxRedirects = 8;

@@ -1,7 +1,7 @@
 // App versions, compared by semver precedence: build metadata ignored, `7.2` is `7.2.0`,
 // a pre-release sorts before its release.
 
-import { isSlugCode } from "./pattern";
+import { isSlugCode } from "./pattern.js";
 
 export class SemanticVersion {
   private constructor(readonly major: number, readonly minor: number, readonly patch: number, readonly prerelease: string[]) {}

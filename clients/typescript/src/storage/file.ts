@@ -2,7 +2,7 @@
 
 import { promises as fs, readdirSync, unlinkSync } from "fs";
 import { basename, dirname, join } from "path";
-import type { Storage } from "./storage";
+import type { Storage } from "./storage.js";
 
 /**
  * Keeps the client's manifest in one file, replaced whole: a write goes to a temporary file

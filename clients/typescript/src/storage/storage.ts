@@ -9,7 +9,7 @@
 // whole compile. (The ETag's digest was checked when the manifest was fetched.) Entries
 // of format 1, written before, carried the SHA-256 of the UTF-8 bytes and are still read.
 
-import { encodeUTF8 } from "../engine/utf8";
+import { encodeUTF8 } from "../engine/utf8.js";
 
 /** Keeps one string; the client keeps its last good manifest in it. Either method may return a promise. */
 export interface Storage {

@@ -6,14 +6,14 @@
 // not compile and keeps the last good one. No `node:` module, Buffer or platform URL
 // class: it runs on React Native's Hermes as on Node.
 
-import { CompiledManifest, ResolveContext, ResolveResult } from "../engine/compiled-manifest";
-import { ManifestError } from "../engine/manifest";
-import { sha256Hex } from "../engine/sha256";
-import { decodeUTF8, encodeUTF8 } from "../engine/utf8";
-import { Storage, parseStoredEntry, storedEntry } from "../storage/storage";
-import { ClientEvent, ClientOptions, Failure, Fetch, FetchResponse, ManifestInUse, ManifestSource } from "./options";
-import { UpdatePolicy, backoff, fullPolicy, hasParameter, intervalFor, retryAfterSeconds } from "./policy";
-import { Timers, platformTimers } from "./timers";
+import { CompiledManifest, ResolveContext, ResolveResult } from "../engine/compiled-manifest.js";
+import { ManifestError } from "../engine/manifest.js";
+import { sha256Hex } from "../engine/sha256.js";
+import { decodeUTF8, encodeUTF8 } from "../engine/utf8.js";
+import { Storage, parseStoredEntry, storedEntry } from "../storage/storage.js";
+import { ClientEvent, ClientOptions, Failure, Fetch, FetchResponse, ManifestInUse, ManifestSource } from "./options.js";
+import { UpdatePolicy, backoff, fullPolicy, hasParameter, intervalFor, retryAfterSeconds } from "./policy.js";
+import { Timers, platformTimers } from "./timers.js";
 
 interface AbortLike {
   abort(): void;
@@ -115,6 +115,7 @@ export class SwitchboardClient {
 
   /** For an app back in the foreground: asks the server at once, then follows it again. */
   resume(): void {
+    if (this.state === "idle") throw new Error("resume() on a client that is not started (or was stopped): call start() to follow the server");
     if (this.state !== "paused") return;
     this.state = "running";
     this.failures = 0;
@@ -287,8 +288,12 @@ export class SwitchboardClient {
 
   /** Whether the request just interrupted was ended by stop, pause or refresh rather than failing. */
   private interruptedOnPurpose = false;
-  /** Whether the last held poll answered 304 was held by the server (so a poll answered at once needs no pause after it). */
-  private serverHolds = false;
+  /**
+   * Whether the server holds polls, as the last held poll answered 304 showed (null until
+   * one has): a poll answered at once (a refresh's) is followed by a held one at once
+   * unless the server is known not to hold them.
+   */
+  private serverHolds: boolean | null = null;
 
   private async poll(hold: boolean): Promise<number> {
     const { policy } = this;
@@ -308,7 +313,7 @@ export class SwitchboardClient {
       controller.abort();
     }, timeout);
     const started = this.timers.now();
-    const fetcher = this.options.fetch ?? (globalThis as unknown as { fetch?: Fetch }).fetch;
+    const fetcher: Fetch | undefined = this.options.fetch ?? (globalThis as unknown as { fetch?: Fetch }).fetch;
     if (fetcher === undefined) throw new Failure("unreachable", "no fetch: pass one in the client's options");
     let response: FetchResponse, body: Uint8Array | null = null;
     try {
@@ -331,7 +336,7 @@ export class SwitchboardClient {
         // A poll the server held answers after `wait`: ask again at once. One that came
         // back much sooner was not held (a proxy that dropped Prefer), and asking again at
         // once would spin.
-        if (!held) return this.serverHolds ? 0 : interval;
+        if (!held) return this.serverHolds !== false && policy.wait > 0 ? 0 : interval;
         this.serverHolds = hasParameter(response.headers.get("Preference-Applied"), "wait") && this.timers.now() - started >= (policy.wait * 1000) / 2;
         return this.serverHolds ? 0 : interval;
       }

@@ -1,10 +1,10 @@
 // What an app gives the updater and what it hears back: its options, the manifest in
 // use, the events and why an update failed.
 
-import type { CompiledManifest } from "../engine/compiled-manifest";
-import type { Storage } from "../storage/storage";
-import type { Timers } from "./timers";
-import type { UpdatePolicy } from "./policy";
+import type { CompiledManifest } from "../engine/compiled-manifest.js";
+import type { Storage } from "../storage/storage.js";
+import type { Timers } from "./timers.js";
+import type { UpdatePolicy } from "./policy.js";
 
 /** Where the manifest in use came from. */
 export type ManifestSource = "storage" | "bundle" | "server";
@@ -38,12 +38,27 @@ export interface Logger {
   warn?(message: string): void;
 }
 
-export type FetchResponse = {
+/** What the client reads of a `fetch` response. */
+export interface FetchResponse {
   status: number;
   headers: { get(name: string): string | null };
   arrayBuffer(): Promise<ArrayBuffer>;
-};
-export type Fetch = (url: string, init: { method: string; headers: { [name: string]: string }; signal: unknown; cache?: string }) => Promise<FetchResponse>;
+}
+
+/** What the client passes to `fetch`: a GET with its headers, an abort signal, no HTTP cache. */
+export interface FetchInit {
+  method: string;
+  headers: { [name: string]: string };
+  // The platform's AbortSignal (React Native's, the DOM's, Node's): typed loosely so that
+  // each platform's `fetch` is accepted as it is declared.
+  signal?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  cache?: "no-store";
+}
+
+/** A `fetch` as the client calls it. */
+export interface Fetch {
+  (url: string, init: FetchInit): PromiseLike<FetchResponse>;
+}
 
 export interface ClientOptions {
   /** The server's base URL (`https://routes.example.com`); the client asks for `/v1/manifest` under it. */
@@ -59,8 +74,11 @@ export interface ClientOptions {
   bundledEtag?: string;
   /** Where the last good manifest is kept between runs (AsyncStorage, MMKV, a file). */
   storage?: Storage;
-  /** The HTTP client; default the platform's `fetch`. */
-  fetch?: Fetch;
+  /**
+   * The HTTP client; default the platform's `fetch`. A method signature, so that React
+   * Native's, the DOM's and Node's `fetch` are accepted as they are declared.
+   */
+  fetch?(url: string, init: FetchInit): PromiseLike<FetchResponse>;
   policy?: Partial<UpdatePolicy>;
   logger?: Logger;
   /** SHA-256 as 64 hex digits, for platforms without WebCrypto that have a native one. */
