@@ -33,8 +33,13 @@ final class RouteHits: Sendable {
     /// Counts what `result` did.
     @inline(__always)
     func count(_ result: borrowing Resolution) {
-        if let route = result.routeIndex { counters[route].matched.wrappingAdd(1, ordering: .relaxed) }
-        for hop in result.redirects { counters[hop].redirected.wrappingAdd(1, ordering: .relaxed) }
+        count(route: result.routeIndex, redirects: result.redirects)
+    }
+
+    /// A resolution's route (the one that answered) and the redirect routes it passed.
+    func count(route: Int?, redirects: RedirectHops) {
+        if let route { counters[route].matched.wrappingAdd(1, ordering: .relaxed) }
+        for hop in redirects { counters[hop].redirected.wrappingAdd(1, ordering: .relaxed) }
     }
 
     /// The Prometheus series, every route of the manifest included (a dead route shows 0).

@@ -189,8 +189,16 @@ extension SwitchboardAPI {
         guard let members = document.objectMembers else {
             return (Self.pointerProblem("", "the body must be a JSON object: {\"urls\": [...]}"), .none)
         }
-        for member in members where !["urls", "context", "explain"].contains(member.key) {
-            return (Self.pointerProblem("/\(member.key)", "unknown field; use urls, context and explain"), .none)
+        for member in members where !["urls", "context", "explain", "probe"].contains(member.key) {
+            return (Self.pointerProblem("/\(member.key)", "unknown field; use urls, context, explain and probe"), .none)
+        }
+        // A check (`switchboard validate --server`), not traffic: its resolutions are not
+        // route hits, so a pre-deploy check leaves a dead route's counter at zero.
+        var probe = false
+        switch document["probe"] {
+        case nil: break
+        case .bool(let b)?: probe = b
+        default: return (Self.pointerProblem("/probe", "expected true or false"), .none)
         }
         guard let items = document["urls"]?.arrayValue else {
             return (Self.pointerProblem("/urls", "\"urls\" is required: an array of URL strings"), .none)
@@ -222,12 +230,15 @@ extension SwitchboardAPI {
                             detail: "\(requests.count) URLs with explain; at most \(limits.explainedBatchURLs) in one request").response, .none)
         }
         let store = self.store
-        return offload(request, .resolve) { [requests, explain, near] job in
+        return offload(request, .resolve) { [requests, explain, near, probe] job in
             let served = store.current
             let compiled = served.compiled
             var writer = JSONWriter(capacity: 64 + min(requests.count * 360, limits.batchResponseBytes))
             writer.raw("{\"results\":[")
             var outcomes = OutcomeCounts.none
+            // Counted once the whole answer is made: a batch refused half-way counts nothing.
+            var hits: [(route: Int?, redirects: RedirectHops)] = []
+            if !probe { hits.reserveCapacity(requests.count) }
             for (i, request) in requests.enumerated() {
                 // The client left: nobody reads the rest.
                 if job.isCancelled { return (HTTPResponse(status: 503, body: []), .none) }
@@ -236,7 +247,7 @@ extension SwitchboardAPI {
                     ? compiled.resolveExplainingNearMisses(bytes: Array(request.url.utf8), context: request.context)
                     : compiled.resolve(request.url, context: request.context, explain: explain)
                 outcomes.count(result.status)
-                served.routeHits.count(result)
+                if !probe { hits.append((result.routeIndex, result.redirects)) }
                 compiled.writeResult(result, into: &writer)
                 if writer.bytes.count > limits.batchResponseBytes {
                     return (Problem(status: 413, title: "Content Too Large",
@@ -244,6 +255,7 @@ extension SwitchboardAPI {
                 }
             }
             writer.raw("]}")
+            for hit in hits { served.routeHits.count(route: hit.route, redirects: hit.redirects) }
             return (HTTPResponse(status: 200, headers: Self.jsonHeaders, body: writer.bytes), outcomes)
         }
     }

@@ -55,6 +55,9 @@ struct DiffCommand: ParsableCommand {
     @Flag(name: .customLong("show-query"), help: "Show query values and param values of --traffic URLs (they may carry personal data).")
     var showQuery = false
 
+    @Option(name: .customLong("max-bad-lines"), help: ArgumentHelp("With --fail-on-share, fail when more than this share of the --traffic lines fit no format (as when no request is read at all).", valueName: "pct"))
+    var maxBadLines = Share.badLinesDefault
+
     func validate() throws {
         if !failOnShare.isEmpty && traffic.isEmpty { throw ValidationError("--fail-on-share needs --traffic: a share of which requests?") }
     }
@@ -81,7 +84,7 @@ struct DiffCommand: ParsableCommand {
             let impact = TrafficImpact(old: before, new: after, showQuery: showQuery)
             var reader = TrafficReader(host: host)
             try readTraffic(traffic, into: &reader) { impact.add($0) }
-            weighed = impact.result(reader)
+            weighed = impact.result(reader, maxBadShare: maxBadLines.fraction)
         }
         let diff = ManifestDiff(old: before, new: after, cases: probes)
         let report = DiffReport(diff: diff, oldFile: old, newFile: new, oldRoutePositions: before.routePositions,

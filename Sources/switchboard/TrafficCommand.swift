@@ -14,7 +14,8 @@ struct TrafficCommand: ParsableCommand {
             and a request to Switchboard's own /v1/resolve stands for its url parameter in its context (its other \
             endpoints are not links). Lines that fit no format are counted and the first few named; none stops \
             the run. Streamed in bounded memory. Query values and fragments are left out of the report unless \
-            --show-query. Exit status: 0, or 2 when a file or the manifest cannot be read.
+            --show-query. Exit status: 0; 2 when a file or the manifest cannot be read, a gzip stream is \
+            damaged or cut short, no request was read, or more lines than --max-bad-lines fit no format.
             """
     )
 
@@ -44,6 +45,9 @@ struct TrafficCommand: ParsableCommand {
     @Option(help: ArgumentHelp("MiB the tables of URLs and shapes may hold, whatever their lines' length; past it the least requested give way.", valueName: "MiB"))
     var memory = TrafficAnalysis.defaultMemoryBudget >> 20
 
+    @Option(name: .customLong("max-bad-lines"), help: ArgumentHelp("Exit 2 when more than this share of the lines fit no format (as when no request is read at all).", valueName: "pct"))
+    var maxBadLines = Share.badLinesDefault
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one traffic file, or - for standard input") }
         if manifest.configFlag != nil && server != nil { throw ValidationError("give --config or --server, not both") }
@@ -62,6 +66,11 @@ struct TrafficCommand: ParsableCommand {
         case .json: print(String(decoding: report.json.serialized(), as: UTF8.self))
         case .markdown: print(report.markdown, terminator: "")
         }
+        // A report of nothing is no report: a gate that reads it must not pass.
+        if let problem = reader.problem(maxBadShare: maxBadLines.fraction) {
+            printError("switchboard: \(problem)")
+            throw ExitCode(2)
+        }
     }
 }
 
@@ -79,4 +88,23 @@ func readTraffic(_ paths: [String], into reader: inout TrafficReader, _ body: (T
         printError("switchboard: \(error)")
         throw ExitCode(2)
     }
+}
+
+/// A share given as a percentage (`1%`, `0.5%`).
+struct Share: ExpressibleByArgument, CustomStringConvertible {
+    let fraction: Double
+    var description: String { TrafficReport.percentText(fraction) }
+
+    /// Bad lines a traffic file may have: a log with a line or two of garbage is read, one
+    /// in a format not read (every line bad) is not.
+    static let badLinesDefault = Share(fraction: 0.01)
+
+    init(fraction: Double) { self.fraction = fraction }
+
+    init?(argument: String) {
+        guard let fraction = TrafficReport.share(argument) else { return nil }
+        self.fraction = fraction
+    }
+
+    var defaultValueDescription: String { description }
 }

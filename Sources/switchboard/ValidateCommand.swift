@@ -116,6 +116,8 @@ struct ValidateCommand: ParsableCommand {
                 })),
                 .init("context", batchContext),
                 .init("explain", .bool(true)),
+                // A check, not traffic: the server does not count these as route hits.
+                .init("probe", .bool(true)),
             ]).serialized()
             let (status, data) = try remote.post("/v1/resolve", body: body)
             guard status == 200, let document = try? JSONParser.parse(data), let items = document["results"]?.arrayValue,

@@ -35,7 +35,8 @@ struct ContextExploration {
                     // A universal link applies to http(s) links only: an app scheme or a path
                     // opens the app whatever `universalLink` says.
                     let web = url.lowercased().hasPrefix("http:") || url.lowercased().hasPrefix("https:")
-                    outcomes.append(Outcome(result, universalLink: web ? result.route.flatMap { routes[$0.name]?.universalLink } : nil))
+                    let route = result.route.flatMap { routes[$0.name] }
+                    outcomes.append(Outcome(result, route: route, universalLink: web ? route?.universalLink : nil))
                 }
                 results.append((context, outcomes))
             }

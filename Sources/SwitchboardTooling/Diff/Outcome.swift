@@ -1,4 +1,5 @@
 import Switchboard
+import RouteMatching
 /// What one resolution opens, as `diff` compares it: status, route (and the redirects
 /// that led to it), destination and presentation (the fallback's too: it is a screen the
 /// user sees), params, and whether the route opens the app from an http(s) link.
@@ -15,8 +16,14 @@ package struct Outcome: Sendable, Equatable, CustomStringConvertible {
     package let reason: String?
     /// The matched route's `universalLink` for an http(s) link (nil otherwise).
     package let universalLink: Bool?
+    /// The keys of `params` that are the route's: bound by the pattern that matched,
+    /// declared, injected, and a web route's `url`. The others are query items the route
+    /// does not know (`utm_source`, `fbclid`, `ref`), which it passes on as they came: a
+    /// change's fingerprint leaves them out, so one change of a route is one finding
+    /// whatever tracking params its links carry.
+    package let routeKeys: [String]
 
-    init(_ result: Resolution, universalLink: Bool?) {
+    init(_ result: Resolution, route matched: Route?, universalLink: Bool?) {
         status = result.status
         route = result.route?.name
         pattern = result.route?.pattern
@@ -28,6 +35,13 @@ package struct Outcome: Sendable, Equatable, CustomStringConvertible {
         presentation = result.presentation?.json.sortingKeys()
         reason = result.reason
         self.universalLink = result.status == .matched ? universalLink : nil
+        var known: Set<String> = ["url"]
+        if let matched, result.status == .matched {
+            known.formUnion(matched.params.map(\.name))
+            known.formUnion(matched.inject.map { $0.key })
+            if let pattern = matched.patterns.first(where: { $0.text == result.route?.pattern }) { known.formUnion(pattern.paramNames) }
+        }
+        routeKeys = (params.objectMembers ?? []).map(\.key).filter { known.contains($0) }
     }
 
     /// The outcome with each param's value shown as `…`: what a report of real traffic

@@ -24,8 +24,9 @@ package struct OutcomeChange: Sendable, Equatable {
     package let new: Outcome
     package let source: Source
     /// The change as `--ignore` accepts it: 16 hex digits of a SHA-256 of the outcome
-    /// before and after (route, redirects, destination, presentation, the params' keys,
-    /// an http(s) link that stops or starts opening the app) and the URL's shape: the
+    /// before and after (route, redirects, destination, presentation, the keys of the
+    /// params that are the route's, not query items it does not know, an http(s) link
+    /// that stops or starts opening the app) and the URL's shape: the
     /// route and pattern that matched it before (else after), so its hosts, schemes and
     /// sample values are folded together. Not of contexts or order, and nothing versioned:
     /// stable across runs and releases, and the same for every URL of one route that
@@ -56,7 +57,7 @@ package struct OutcomeChange: Sendable, Equatable {
 
     /// What a fingerprint reads of an outcome.
     static func fingerprintFields(_ o: Outcome) -> [String] {
-        let keys = o.params.objectMembers?.map(\.key).sorted().joined(separator: ",") ?? ""
+        let keys = o.routeKeys.sorted().joined(separator: ",")
         let presentation = o.presentation.map { String(decoding: $0.serialized(sortedKeys: true), as: UTF8.self) } ?? ""
         return [o.status.rawValue, o.route ?? "", o.via.joined(separator: ","), o.destination ?? "", presentation, keys]
     }

@@ -35,9 +35,11 @@ extension DiffReport {
         traffic?.share(atOrAbove: severity, ignoring: Set(ignore.keys)) ?? 0
     }
 
-    /// The `--fail-on-share` thresholds that trip.
+    /// The `--fail-on-share` thresholds that trip: all of them when the traffic read cannot
+    /// stand for traffic (nothing read, too many bad lines): a gate fails closed.
     package var sharesExceeded: [ShareThreshold] {
-        guard traffic != nil else { return [] }
+        guard let traffic else { return [] }
+        if traffic.problem != nil { return failOnShare }
         return failOnShare.filter { trafficShare(atOrAbove: $0.severity) > $0.fraction }
     }
 
@@ -79,6 +81,7 @@ extension DiffReport {
         guard let traffic else { return [] }
         let exceeded = sharesExceeded
         return failOnShare.map { t in
+            if let problem = traffic.problem { return "--fail-on-share \(t): fails, \(problem)" }
             let share = TrafficReport.percent(traffic.hits(atOrAbove: t.severity, ignoring: Set(ignore.keys)), of: traffic.total)
             return "--fail-on-share \(t): \(share) of requests \(t.severity == .breaking ? "break" : "change") (\(exceeded.contains(t) ? "fails" : "passes"))"
         }

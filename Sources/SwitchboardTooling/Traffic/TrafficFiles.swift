@@ -3,8 +3,8 @@ import Gzip
 
 /// Reads the traffic files of `traffic` and `diff --traffic` in chunks, gzip or not (told
 /// by its first bytes), `-` standard input, into a ``TrafficReader``. A file that cannot be
-/// opened or read ends the reading (``Unreadable``: the command exits 2); one whose gzip
-/// stream is damaged or cut short is a bad line where it broke, and the reading goes on.
+/// opened or read, or whose gzip stream is damaged or cut short, ends the reading
+/// (``Unreadable``, naming the file: the command exits 2).
 package enum TrafficFiles {
     static let chunkSize = 1 << 20
 
@@ -47,12 +47,12 @@ package enum TrafficFiles {
                 do {
                     try gzip.decode(chunk) { reader.feed($0, body) }
                 } catch {
-                    reader.fileProblem("\(error); the rest of the file is not read")
-                    decoder = nil
-                    break
+                    throw Unreadable(description: "\(path): the gzip stream is damaged (\(error)) at line \(reader.lines + 1)")
                 }
             }
-            if let decoder, decoder.midMember { reader.fileProblem("the gzip stream is cut short") }
+            // A log cut short (a copy interrupted, a rotation mid-write) is not the traffic
+            // it claims to be: the run ends rather than judge by part of it.
+            if let decoder, decoder.midMember { throw Unreadable(description: "\(path): the gzip stream is cut short after \(reader.lines) lines") }
             reader.finish(body)
         }
     }

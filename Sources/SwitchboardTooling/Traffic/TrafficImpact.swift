@@ -35,6 +35,9 @@ package final class TrafficImpact {
         /// URLs compared (distinct, more if some left the table and came back).
         package let compared: Int
         package let estimated: Bool
+        /// Why what was read cannot stand for traffic (``TrafficReader/problem(maxBadShare:)``):
+        /// a `--fail-on-share` gate fails on it rather than pass on nothing.
+        package let problem: String?
 
         /// Requests whose change is at `severity` or above, leaving out `ignored` fingerprints.
         package func hits(atOrAbove severity: ChangeSeverity, ignoring ignored: Set<String> = []) -> Int {
@@ -87,10 +90,10 @@ package final class TrafficImpact {
         return fingerprint
     }
 
-    package func result(_ reader: TrafficReader) -> Result {
+    package func result(_ reader: TrafficReader, maxBadShare: Double = 0.01) -> Result {
         Result(total: reader.requests, lines: reader.lines, badLines: reader.badLines, badExamples: reader.badExamples,
                findings: findings.values.sorted { ($0.hits, $1.fingerprint) > ($1.hits, $0.fingerprint) },
-               compared: compared, estimated: cache.evicted)
+               compared: compared, estimated: cache.evicted, problem: reader.problem(maxBadShare: maxBadShare))
     }
 }
 

@@ -77,10 +77,21 @@ package struct TrafficReader: Sendable {
         }
     }
 
-    /// Counts a problem with the file itself (a gzip stream cut short or damaged) as a bad
-    /// line, at the line it was reached.
-    package mutating func fileProblem(_ reason: String) {
-        bad(reason)
+    /// Why what was read cannot stand for traffic, nil when it can: no request at all (an
+    /// empty file, a format not read), or more bad lines than `maxBadShare` of the lines.
+    /// A gate fails on it rather than pass on nothing.
+    package func problem(maxBadShare: Double) -> String? {
+        if requests == 0 {
+            if lines == 0 { return "no request was read: the traffic files hold no line" }
+            return "no request was read from \(lines) line\(lines == 1 ? "" : "s") (\(badLines) fit no format)"
+                + (badExamples.first.map { "; first: \($0.file):\($0.line): \($0.reason)" } ?? "")
+        }
+        if lines > 0, Double(badLines) / Double(lines) > maxBadShare {
+            return "\(badLines) of \(lines) lines (\(TrafficReport.percent(badLines, of: lines))) fit no format, more than --max-bad-lines "
+                + TrafficReport.percentText(maxBadShare)
+                + (badExamples.first.map { "; first: \($0.file):\($0.line): \($0.reason)" } ?? "")
+        }
+        return nil
     }
 
     /// Reads a last line without a line end.

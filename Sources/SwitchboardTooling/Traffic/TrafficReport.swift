@@ -68,6 +68,19 @@ package struct TrafficReport: Sendable {
     }
 
     /// `2,345,000`.
+    /// A fraction of 1 as a percentage, as a flag takes it: `0.01` is `1%`.
+    package static func percentText(_ fraction: Double) -> String {
+        var text = "\((fraction * 100_000).rounded() / 1000)"
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text + "%"
+    }
+
+    /// Reads `1%`, `0.5%`: a fraction of 1, nil for anything else or past 100%.
+    package static func share(_ text: String) -> Double? {
+        guard text.hasSuffix("%"), let percent = Double(text.dropLast()), percent >= 0, percent <= 100, percent.isFinite else { return nil }
+        return percent / 100
+    }
+
     static func grouped(_ n: Int) -> String {
         let digits = Array(String(n.magnitude))
         var out = ""
