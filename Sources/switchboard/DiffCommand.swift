@@ -55,6 +55,9 @@ struct DiffCommand: ParsableCommand {
     @Flag(name: .customLong("show-query"), help: "Show query values and param values of --traffic URLs (they may carry personal data).")
     var showQuery = false
 
+    @Flag(name: .customLong("include-bots"), help: "Read crawlers, static files, well-known paths and scanners' probes as links (by default they are counted apart).")
+    var includeBots = false
+
     @Option(name: .customLong("max-bad-lines"), help: ArgumentHelp("With --fail-on-share, fail when more than this share of the --traffic lines fit no format (as when no request is read at all).", valueName: "pct"))
     var maxBadLines = Share.badLinesDefault
 
@@ -82,7 +85,7 @@ struct DiffCommand: ParsableCommand {
         var weighed: TrafficImpact.Result?
         if !traffic.isEmpty {
             let impact = TrafficImpact(old: before, new: after, showQuery: showQuery)
-            var reader = TrafficReader(host: host)
+            var reader = TrafficReader(host: host, includeBots: includeBots)
             try readTraffic(traffic, into: &reader) { impact.add($0) }
             weighed = impact.result(reader, maxBadShare: maxBadLines.fraction)
         }

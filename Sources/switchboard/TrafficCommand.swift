@@ -36,6 +36,9 @@ struct TrafficCommand: ParsableCommand {
     @Flag(name: .customLong("show-query"), help: "Show query values and fragments in examples (they may carry personal data).")
     var showQuery = false
 
+    @Flag(name: .customLong("include-bots"), help: "Read crawlers, static files, well-known paths and scanners' probes as links (by default they are counted apart).")
+    var includeBots = false
+
     @Option(help: "How many shapes of links that go nowhere to list.")
     var top = 20
 
@@ -58,7 +61,7 @@ struct TrafficCommand: ParsableCommand {
     func run() throws {
         let compiled = try server.map { try RemoteServer($0).manifest() } ?? manifest.load()
         let analysis = TrafficAnalysis(manifest: compiled, showQuery: showQuery, memoryBudget: memory << 20)
-        var reader = TrafficReader(host: host)
+        var reader = TrafficReader(host: host, includeBots: includeBots)
         try readTraffic(files, into: &reader) { analysis.add($0) }
         let report = analysis.report(reader, top: top, rareBelow: rareBelow)
         switch format {

@@ -12,6 +12,8 @@ struct AccessLogLine {
     /// The line's first field: the client's address (or the proxy's, where the server
     /// logs its peer); nil for a JSON log line, which names its client itself.
     let remote: String?
+    /// The combined format's last field, the user agent; nil in the common format.
+    let agent: String?
 
     init?(_ line: ArraySlice<UInt8>) {
         // `[time]`, then ` "`: the request line up to the `"` that a space and a status follow.
@@ -34,6 +36,7 @@ struct AccessLogLine {
         let request = line[start..<end]
         let first = line.prefix { $0 != UInt8(ascii: " ") }
         remote = first.isEmpty || first.count > 64 ? nil : UTF8Validation.string(first)
+        agent = Self.lastQuoted(line[(end + 1)...])
         let words = request.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
         // `"-"` (nothing read) and garbage sent to the port still are log lines: a method
         // that is no token makes them lines without a link.
@@ -51,6 +54,21 @@ struct AccessLogLine {
         self.method = Array(method.utf8)[...]
         self.target = Array(target.utf8)
         remote = nil
+        agent = nil
+    }
+
+    /// The last `"..."` of what follows the request line (the combined format's agent,
+    /// after the referer), nil when there are fewer than two.
+    private static func lastQuoted(_ rest: ArraySlice<UInt8>) -> String? {
+        guard rest.last == UInt8(ascii: "\"") else { return nil }
+        var i = rest.endIndex - 2
+        while i >= rest.startIndex {
+            if rest[i] == UInt8(ascii: "\""), i == rest.startIndex || rest[i - 1] != UInt8(ascii: "\\") { break }
+            i -= 1
+        }
+        // The referer's quotes come before the agent's: one quoted field alone is no agent.
+        guard i > rest.startIndex, rest[rest.startIndex..<i].contains(UInt8(ascii: "\"")) else { return nil }
+        return UTF8Validation.string(rest[(i + 1)..<(rest.endIndex - 1)])
     }
 
     /// What the line says of traffic: a link, or a request that is none.
@@ -61,7 +79,10 @@ struct AccessLogLine {
             return resolveRequest(query: target[path.endIndex...].dropFirst())
         }
         if Self.ownEndpoints.contains(where: { path.elementsEqual($0.utf8) }) { return .skipped }
-        guard let text = UTF8Validation.string(target[...]) else { return .bad("a request target that is not UTF-8") }
+        guard var text = UTF8Validation.string(target[...]) else { return .bad("a request target that is not UTF-8") }
+        // A request target is a path: `//artist/x` is the path /artist/x, not a URL of a
+        // host named `artist` (which resolution would read).
+        while text.hasPrefix("//") { text.removeFirst() }
         return .record(TrafficRecord(url: TrafficFormat.onHost(text, host)))
     }
 

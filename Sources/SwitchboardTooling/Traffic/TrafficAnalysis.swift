@@ -39,6 +39,12 @@ package final class TrafficAnalysis {
 
     package let manifest: CompiledManifest
     private let shaper: TrafficShape
+    /// Routes that stand in for the fallback: a lone wildcard (`/*`) presented `web`, as
+    /// Eigen's table ends. A link only they take goes nowhere the app knows, and is
+    /// counted as the fallback's (`diff` rates them so too).
+    private let catchAll: Set<Int>
+    /// Requests each stand-in took, by route index.
+    private(set) var standIns: [Int: Int] = [:]
     private var cache: SpaceSaving<TrafficRecord.Key, Summary>
     private var shapes: SpaceSaving<String, Nowhere>
     private(set) var outcomes: [Resolution.Status: Int] = [:]
@@ -65,6 +71,17 @@ package final class TrafficAnalysis {
                 + (nowhere.reason?.utf8.count ?? 0)
         }
         routeHits = Array(repeating: 0, count: manifest.manifest.routes.count)
+        catchAll = Set(manifest.manifest.routes.filter(Self.standsInForTheFallback).map(\.index))
+    }
+
+    /// Whether `route` takes every path as a web page: a pattern that is one wildcard, presented `web`.
+    static func standsInForTheFallback(_ route: Route) -> Bool {
+        guard route.redirect == nil, route.presentation.style == .web else { return false }
+        return route.patterns.contains { pattern in
+            pattern.expansions.contains { expansion in
+                expansion.count == 1 && { if case .wildcard = expansion[0] { return true } else { return false } }()
+            }
+        }
     }
 
     /// Tallies one record.
@@ -79,6 +96,7 @@ package final class TrafficAnalysis {
         let hits = record.hits
         outcomes[summary.status, default: 0] += hits
         if summary.route >= 0 { routeHits[summary.route] += hits }
+        if summary.status == .fallback, summary.route >= 0 { standIns[summary.route, default: 0] += hits }
         for hop in summary.via { routeHits[hop] += hits }
         if let reason = summary.reason { reasons[reason, default: 0] += hits }
         if let key = summary.shapeKey {
@@ -92,13 +110,15 @@ package final class TrafficAnalysis {
         let result = manifest.resolve(record.url, context: record.context)
         let via = Array(result.redirects)
         let route = result.routeIndex ?? -1
-        switch result.status {
+        // A stand-in for the fallback: the link is counted as the fallback's, its route kept.
+        let standIn = result.status == .matched && catchAll.contains(route)
+        switch standIn ? .fallback : result.status {
         case .fallback, .rejected:
             // The key keeps a fallback and a rejection of one shape apart.
             let shape = shaper.shape(of: record.url)
             let key = (result.reason ?? "fallback") + "\u{0}" + shape
-            return Summary(status: result.status, route: route, via: via, reason: result.reason, shapeKey: key, shape: shape,
-                           url: record.url)
+            return Summary(status: standIn ? .fallback : result.status, route: route, via: via, reason: result.reason, shapeKey: key,
+                           shape: shape, url: record.url)
         case .matched, .external:
             return Summary(status: result.status, route: route, via: via, reason: nil, shapeKey: nil, shape: "", url: nil)
         }
@@ -120,6 +140,8 @@ package final class TrafficAnalysis {
             },
             nowhereShapes: shapes.count, estimated: shapes.evicted, resolved: resolved, cacheEvicted: cache.evicted,
             clients: clients.isEmpty ? nil : clients.estimate, clientsEstimated: !clients.isExact,
-            manifestVersion: Int(manifest.manifest.version), etag: manifest.etag)
+            manifestVersion: Int(manifest.manifest.version), etag: manifest.etag,
+            notLinks: NotALink.allCases.compactMap { kind in reader.notLinks[kind].map { (kind, $0) } },
+            standIns: standIns.sorted { $0.key < $1.key }.map { (manifest.manifest.routes[$0.key].name, $0.value) })
     }
 }

@@ -14,9 +14,10 @@ package enum TrafficLine: Sendable, Equatable {
 
 extension TrafficLine {
     /// The same line, its record (if any) sent by `client`.
-    func from(_ client: String?) -> TrafficLine {
-        guard let client, !client.isEmpty, client != "-", case .record(var record) = self else { return self }
-        record.client = client
+    func from(_ client: String?, agent: String? = nil) -> TrafficLine {
+        guard case .record(var record) = self else { return self }
+        if let client, !client.isEmpty, client != "-" { record.client = client }
+        if let agent, !agent.isEmpty, agent != "-" { record.agent = agent }
         return .record(record)
     }
 }
@@ -35,12 +36,19 @@ package enum TrafficFormat: String, Sendable, CaseIterable {
     /// line's target is the URL; a request to Switchboard's own `/v1/resolve` stands for
     /// its `url` parameter, with the context parameters.
     case accessLog = "access-log"
+    /// A CloudFront standard log (W3C): `#Version`, `#Fields` naming its tab-separated
+    /// columns, a request a line; the URL is the viewer's host, path and query.
+    case cloudFront = "cloudfront"
+    /// An AWS Application Load Balancer's access log: the quoted request's URL.
+    case alb
 
     /// The format `line` is written in, nil when it fits none (a file's first lines may
     /// be cut short or garbage: its format is that of its first line that fits one).
     package static func detect(_ line: ArraySlice<UInt8>) -> TrafficFormat? {
         let trimmed = TrafficFormat.trim(line)
         if trimmed.first == UInt8(ascii: "{") { return .jsonLines }
+        if trimmed.starts(with: "#Version:".utf8) || trimmed.starts(with: "#Fields:".utf8) { return .cloudFront }
+        if EdgeLogLine.isALB(trimmed) { return .alb }
         if AccessLogLine(trimmed) != nil { return .accessLog }
         if trimmed.first == UInt8(ascii: "#") || plainText(trimmed) != nil { return .urls }
         return nil
@@ -48,8 +56,10 @@ package enum TrafficFormat: String, Sendable, CaseIterable {
 
     /// Reads one line (without its line end). `host`, when given, makes a path-only URL
     /// (`/artist/x`) an http(s) URL of that host, as an access log of a web host implies.
-    package func read(_ line: ArraySlice<UInt8>, host: String? = nil) -> TrafficLine {
-        let line = Self.trim(line)
+    /// `fields`: a CloudFront file's columns, from its `#Fields:` line.
+    package func read(_ line: ArraySlice<UInt8>, host: String? = nil, fields: [String] = EdgeLogLine.cloudFrontFields) -> TrafficLine {
+        // CloudFront's columns are tabs: an empty last column is a field, not blank space.
+        let line = self == .cloudFront ? line.prefix { $0 != UInt8(ascii: "\r") } : Self.trim(line)
         if line.isEmpty { return .skipped }
         switch self {
         case .urls:
@@ -60,7 +70,11 @@ package enum TrafficFormat: String, Sendable, CaseIterable {
             return Self.readJSON(line, host: host)
         case .accessLog:
             guard let entry = AccessLogLine(line) else { return .bad("not an access log line in the common or combined format") }
-            return entry.traffic(host: host).from(entry.remote)
+            return entry.traffic(host: host).from(entry.remote, agent: entry.agent)
+        case .cloudFront:
+            return EdgeLogLine.cloudFront(line, fields: fields)
+        case .alb:
+            return EdgeLogLine.alb(line)
         }
     }
 
@@ -88,10 +102,17 @@ package enum TrafficFormat: String, Sendable, CaseIterable {
         }
         var hits = 1
         if let member = value["hits"] {
-            guard case .integer(let n) = member, n >= 1, n <= Int64(Int32.max) else { return .bad("\"hits\" is not a count >= 1") }
+            // A count, or a count in a string (ClickHouse's and BigQuery's exports quote 64-bit integers).
+            let n: Int64? = switch member {
+            case .integer(let n): n
+            case .string(let text): Int64(text)
+            default: nil
+            }
+            guard let n, n >= 1, n <= Int64(Int32.max) else { return .bad("\"hits\" is not a count >= 1") }
             hits = Int(n)
         }
-        return .record(TrafficRecord(url: onHost(url, host), context: context, hits: hits, client: value["client"]?.stringValue))
+        let agent = (value["userAgent"] ?? value["user_agent"])?.stringValue
+        return .record(TrafficRecord(url: onHost(url, host), context: context, hits: hits, client: value["client"]?.stringValue, agent: agent))
     }
 
     /// The line as text when it is one token of UTF-8 with no control character.
@@ -101,8 +122,12 @@ package enum TrafficFormat: String, Sendable, CaseIterable {
     }
 
     static func onHost(_ url: String, _ host: String?) -> String {
-        guard let host, url.utf8.first == UInt8(ascii: "/"), !url.hasPrefix("//") else { return url }
-        return "https://" + host + url
+        guard let host, url.utf8.first == UInt8(ascii: "/") else { return url }
+        // `//artist/x` in a log is a path (a request target never holds an authority):
+        // read with one slash, not as a URL of a host named `artist`.
+        var path = Substring(url)
+        while path.hasPrefix("//") { path = path.dropFirst() }
+        return "https://" + host + path
     }
 
     static func trim(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {

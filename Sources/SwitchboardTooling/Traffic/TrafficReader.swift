@@ -24,6 +24,10 @@ package struct TrafficReader: Sendable {
 
     /// `host`: what a path-only URL is taken to be on (`--host`), as for a web host's log.
     package let host: String?
+    /// Whether requests that are not links (``NotALink``) are read as links (`--include-bots`).
+    package let includeBots: Bool
+    /// Requests that are not links, by kind, when they are counted apart.
+    package private(set) var notLinks: [NotALink: Int] = [:]
     /// Lines read, bad lines among them, and lines with no link (blank, comments, other
     /// endpoints, other methods).
     package private(set) var lines = 0
@@ -39,11 +43,14 @@ package struct TrafficReader: Sendable {
     private var file = ""
     private var lineNumber = 0
     private var format: TrafficFormat?
+    /// A CloudFront file's columns, from its `#Fields:` line.
+    private var fields = EdgeLogLine.cloudFrontFields
     private var pending: [UInt8] = []
     private var overlong = false
 
-    package init(host: String? = nil) {
+    package init(host: String? = nil, includeBots: Bool = false) {
         self.host = host
+        self.includeBots = includeBots
     }
 
     /// Starts a file: line numbers count from 1 again, its format is detected anew.
@@ -51,6 +58,7 @@ package struct TrafficReader: Sendable {
         self.file = file
         lineNumber = 0
         format = nil
+        fields = EdgeLogLine.cloudFrontFields
         pending.removeAll(keepingCapacity: true)
         overlong = false
     }
@@ -83,7 +91,9 @@ package struct TrafficReader: Sendable {
     package func problem(maxBadShare: Double) -> String? {
         if requests == 0 {
             if lines == 0 { return "no request was read: the traffic files hold no line" }
-            return "no request was read from \(lines) line\(lines == 1 ? "" : "s") (\(badLines) fit no format)"
+            let apart = notLinks.values.reduce(0, +)
+            return "no request was read from \(lines) line\(lines == 1 ? "" : "s") (\(badLines) fit no format"
+                + (apart > 0 ? ", \(apart) were not links: bots, static files, well-known paths, scanners; --include-bots reads them" : "") + ")"
                 + (badExamples.first.map { "; first: \($0.file):\($0.line): \($0.reason)" } ?? "")
         }
         if lines > 0, Double(badLines) / Double(lines) > maxBadShare {
@@ -117,8 +127,13 @@ package struct TrafficReader: Sendable {
             format = detected
             formats.append((file, detected))
         }
-        switch format!.read(line, host: host) {
+        if format == .cloudFront, let named = EdgeLogLine.fields(TrafficFormat.trim(line)) { fields = named }
+        switch format!.read(line, host: host, fields: fields) {
         case .record(let record):
+            if !includeBots, let kind = NotALink.classify(record) {
+                notLinks[kind, default: 0] += record.hits
+                return
+            }
             requests += record.hits
             body(record)
         case .skipped:

@@ -10,12 +10,16 @@ package struct TrafficRecord: Sendable, Hashable {
     /// Who sent it, when the line says: an access log's remote address, the `client` of a
     /// JSON line (Switchboard's own log names the client a trusted proxy forwarded).
     package var client: String?
+    /// The user agent, when the line says (a combined access log, CloudFront, an ALB, a
+    /// JSON line's `userAgent`): what tells a crawler from a person.
+    package var agent: String?
 
-    package init(url: String, context: ResolveContext = .none, hits: Int = 1, client: String? = nil) {
+    package init(url: String, context: ResolveContext = .none, hits: Int = 1, client: String? = nil, agent: String? = nil) {
         self.url = url
         self.context = context
         self.hits = hits
         self.client = client
+        self.agent = agent
     }
 
     /// What one resolution answers for: the URL in its context.

@@ -48,6 +48,12 @@ package struct TrafficReport: Sendable {
     package let clientsEstimated: Bool
     package let manifestVersion: Int
     package let etag: String
+    /// Requests that are not links, counted apart (``NotALink``), in its order; empty with
+    /// `--include-bots`.
+    package let notLinks: [(kind: NotALink, hits: Int)]
+    /// Catch-all web routes that took links no other route did, and how many: counted as
+    /// the fallback's (``TrafficAnalysis/standsInForTheFallback(_:)``).
+    package let standIns: [(route: String, hits: Int)]
 
     package var unused: [String] { routes.filter { $0.hits == 0 }.map(\.route) }
     package var rare: [RouteHits] { routes.filter { $0.hits > 0 && $0.hits < rareBelow }.sorted { $0.hits < $1.hits } }
@@ -103,6 +109,10 @@ extension TrafficReport {
         out += " with manifest version \(manifestVersion) \(etag)"
         if let clients { out += "; \(clientsEstimated ? "about " : "")\(Self.grouped(clients)) clients" }
         out += "\n"
+        if !notLinks.isEmpty {
+            out += "not links, counted apart (--include-bots reads them): "
+                + notLinks.map { "\(Self.grouped($0.hits)) \($0.kind.rawValue)" }.joined(separator: ", ") + "\n"
+        }
         for bad in badExamples { out += "  bad line \(bad.file):\(bad.line): \(bad.reason)\n" }
         if badLines > badExamples.count { out += "  ... and \(Self.grouped(badLines - badExamples.count)) more bad lines\n" }
         out += "outcomes:\n"
@@ -112,6 +122,9 @@ extension TrafficReport {
         out += "routes by hits:\n"
         for r in used.prefix(20) { out += "  \(r.route)\(r.redirect ? " (redirect)" : ""): \(Self.grouped(r.hits)) (\(share(r.hits)))\n" }
         if used.count > 20 { out += "  ... \(used.count - 20) more routes with hits\n" }
+        for standIn in standIns {
+            out += "  route \(standIn.route) (a catch-all presented web) stood in for the fallback: \(Self.grouped(standIn.hits)) requests counted as fallback\n"
+        }
         out += "links that go nowhere (fallback or rejected), by shape\(estimated ? " (counts estimated: more shapes than the sketch holds)" : ""):\n"
         if nowhere.isEmpty { out += "  none\n" }
         for n in nowhere {
@@ -149,15 +162,22 @@ extension TrafficReport {
             })),
             .init("estimated", .bool(estimated)),
             .init("resolved", count(resolved)),
+            .init("notLinks", .object(notLinks.map { .init($0.kind.rawValue, count($0.hits)) })),
+            .init("fallbackStandIns", .array(standIns.map { .object([.init("route", .string($0.route)), .init("hits", count($0.hits))]) })),
         ])
     }
 
     package var markdown: String {
         func cell(_ text: String) -> String { DiffMarkdownRenderer.escape(text) }
         var out = "### Traffic: \(Self.grouped(total)) requests\n\n"
-        out += "Manifest version \(manifestVersion) (`\(etag)`); \(Self.grouped(lines)) lines, \(Self.grouped(badLines)) bad.\n\n"
+        out += "Manifest version \(manifestVersion) (`\(etag)`); \(Self.grouped(lines)) lines, \(Self.grouped(badLines)) bad"
+        if !notLinks.isEmpty { out += "; not links, counted apart: " + notLinks.map { "\(Self.grouped($0.hits)) \($0.kind.rawValue)" }.joined(separator: ", ") }
+        out += ".\n\n"
         out += "| outcome | requests | share |\n| --- | ---: | ---: |\n"
         for (status, hits) in outcomes { out += "| \(status.rawValue) | \(Self.grouped(hits)) | \(share(hits)) |\n" }
+        for standIn in standIns {
+            out += "\nRoute \(DiffMarkdownRenderer.code(standIn.route)) (a catch-all presented web) stood in for the fallback: \(Self.grouped(standIn.hits)) requests counted as fallback.\n"
+        }
         out += "\n**Links that go nowhere**\(estimated ? " (estimated counts)" : ""):\n\n"
         out += "| requests | outcome | shape | example |\n| ---: | --- | --- | --- |\n"
         for n in nowhere { out += "| \(Self.grouped(n.hits)) | \(cell(label(n))) | \(DiffMarkdownRenderer.code(n.shape)) | \(DiffMarkdownRenderer.code(n.example)) |\n" }

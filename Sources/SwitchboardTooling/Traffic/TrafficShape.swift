@@ -9,6 +9,11 @@ struct TrafficShape {
     /// as written, whatever its position.
     let literals: Set<String>
     let showQuery: Bool
+    /// The app's own hosts (as ``hostKey(_:)`` writes them) and schemes: a link on any of
+    /// them has the shape of its path alone, so that `https://www.artsy.net/x`,
+    /// `https://artsy.net./x`, `artsy://x` and `/x` are one shape.
+    let ownHosts: Set<String>
+    let ownSchemes: Set<String>
 
     init(_ manifest: Manifest, showQuery: Bool) {
         var literals: Set<String> = []
@@ -21,12 +26,31 @@ struct TrafficShape {
         }
         self.literals = literals
         self.showQuery = showQuery
+        ownHosts = Set(manifest.hosts.map(Self.hostKey))
+        ownSchemes = Set(manifest.schemes.map { $0.lowercased() })
     }
 
-    /// The shape of `url`: its host (for an http(s) URL) and path, each segment after the
-    /// first that is not a literal of the manifest written as its type.
+    /// A host as shapes compare it: lowercase, without a port, trailing dots or `www.`.
+    static func hostKey(_ host: String) -> String {
+        var h = Substring(host.lowercased())
+        if !h.hasPrefix("["), let colon = h.lastIndex(of: ":") { h = h[..<colon] }
+        while h.hasSuffix(".") { h = h.dropLast() }
+        if h.hasPrefix("www.") { h = h.dropFirst(4) }
+        return String(h)
+    }
+
+    /// `prefix` (from ``split(_:)``) when it names another host or scheme than the app's, else "".
+    func foreignPrefix(_ prefix: String) -> String {
+        if prefix.hasSuffix(":") { return ownSchemes.contains(String(prefix.dropLast())) ? "" : prefix }
+        guard let end = prefix.range(of: "://") else { return prefix }
+        return ownHosts.contains(Self.hostKey(String(prefix[end.upperBound...]))) ? "" : prefix
+    }
+
+    /// The shape of `url`: its path (with its host or scheme when they are not the app's),
+    /// each segment after the first that is not a literal of the manifest written as its type.
     func shape(of url: String) -> String {
-        let (prefix, path, _) = Self.split(url)
+        let (whole, path, _) = Self.split(url)
+        let prefix = foreignPrefix(whole)
         var out = prefix
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         for (i, segment) in segments.enumerated() {
