@@ -194,7 +194,12 @@ struct TrafficCommandTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let file = dir.appendingPathComponent("mixed.log")
         try Data(bytes).write(to: file)
-        let out = try CLI.run(["traffic", file.path, "--config", "Config/routes.json", "--format", "json"])
+        // 5 bad lines of 206 are more than the 1% a gate lets through by default: the
+        // report is written, and the run fails naming the share.
+        let strict = try CLI.run(["traffic", file.path, "--config", "Config/routes.json", "--format", "json"])
+        #expect(strict.status == 2)
+        #expect(strict.stderr.contains("5 of \(good + 6) lines") && strict.stderr.contains("more than --max-bad-lines 1%"), "\(strict.stderr)")
+        let out = try CLI.run(["traffic", file.path, "--config", "Config/routes.json", "--format", "json", "--max-bad-lines", "5%"])
         #expect(out.status == 0, "\(out.stderr)")
         let report = try Self.json(out)
         #expect(report["lines"] as? Int == good + 6)
@@ -205,11 +210,11 @@ struct TrafficCommandTests {
         #expect((report["routes"] as? [[String: Any]])?.first { $0["route"] as? String == "artist" }?["hits"] as? Int ?? 0 > 0)
         // A file whose first line is cut short is still read as the log it is.
         let headless = try CLI.temporaryFile("GET /artw\u{1}\n" + Self.accessLog(lines: 50, seed: 4).text, name: "rotated.log")
-        let h = try Self.json(try CLI.run(["traffic", headless, "--config", "Config/routes.json", "--format", "json"]))
+        let h = try Self.json(try CLI.run(["traffic", headless, "--config", "Config/routes.json", "--format", "json", "--max-bad-lines", "5%"]))
         #expect(h["badLines"] as? Int == 1)
         #expect((h["formats"] as? [[String: Any]])?.first?["format"] as? String == "access-log")
         // As text too, naming the lines.
-        let text2 = try CLI.run(["traffic", file.path, "--config", "Config/routes.json"])
+        let text2 = try CLI.run(["traffic", file.path, "--config", "Config/routes.json", "--max-bad-lines", "5%"])
         #expect(text2.stdout.contains("bad line \(file.path):\(good + 1)"), "\(text2.stdout)")
     }
 
@@ -222,13 +227,15 @@ struct TrafficCommandTests {
         let b = try Self.json(try CLI.run(["traffic", plain + ".gz", "--format", "json", "--config", "Config/routes.json"]))
         #expect(a["outcomes"] as? [String: Int] == b["outcomes"] as? [String: Int])
         #expect(a["total"] as? Int == b["total"] as? Int)
-        // A gzip file cut short: what was read counts, and the cut is a bad line.
+        // A gzip file cut short is not the traffic it claims to be: named, and the run fails.
         let whole = try Data(contentsOf: URL(fileURLWithPath: plain + ".gz"))
         let cut = plain + ".cut.gz"
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: cut))
-        let c = try Self.json(try CLI.run(["traffic", cut, "--format", "json", "--config", "Config/routes.json"]))
-        #expect((c["badLines"] as? Int ?? 0) >= 1)
-        #expect((c["total"] as? Int ?? 0) > 0 && (c["total"] as? Int ?? 0) < (a["total"] as? Int ?? 0))
+        let c = try CLI.run(["traffic", cut, "--format", "json", "--config", "Config/routes.json"])
+        #expect(c.status == 2)
+        #expect(c.stderr.contains("\(cut): the gzip stream is cut short after"), "\(c.stderr)")
+        let gate = try CLI.run(["diff", "Config/routes.json", "Config/routes.json", "--traffic", cut, "--fail-on-share", "breaking=0.1%"])
+        #expect(gate.status == 2 && gate.stderr.contains("cut short"), "\(gate.stderr)")
         // JSON lines in a context, with pre-counted hits, from standard input.
         let lines = """
             {"url": "/user/conversations/12", "appVersion": "7.1.0", "hits": 5}
@@ -236,7 +243,7 @@ struct TrafficCommandTests {
             {"url": "https://www.artsy.net/artist/kaws", "platform": "ios", "time": "2026-11-27T10:00:00Z"}
             {"url": 12}
             """
-        let j = try Self.json(try CLI.run(["traffic", "-", "--format", "json", "--config", "Config/routes.json"], stdin: lines))
+        let j = try Self.json(try CLI.run(["traffic", "-", "--format", "json", "--config", "Config/routes.json", "--max-bad-lines", "50%"], stdin: lines))
         #expect(j["total"] as? Int == 7)
         #expect(j["badLines"] as? Int == 1)
         let hits = Dictionary(uniqueKeysWithValues: (j["routes"] as! [[String: Any]]).map { ($0["route"] as! String, $0["hits"] as! Int) })

@@ -50,7 +50,7 @@ package enum TrafficFormat: String, Sendable, CaseIterable {
         if trimmed.starts(with: "#Version:".utf8) || trimmed.starts(with: "#Fields:".utf8) { return .cloudFront }
         if EdgeLogLine.isALB(trimmed) { return .alb }
         if AccessLogLine(trimmed) != nil { return .accessLog }
-        if trimmed.first == UInt8(ascii: "#") || plainText(trimmed) != nil { return .urls }
+        if trimmed.first == UInt8(ascii: "#") || (plainText(trimmed) != nil && looksLikeURL(trimmed)) { return .urls }
         return nil
     }
 
@@ -65,6 +65,8 @@ package enum TrafficFormat: String, Sendable, CaseIterable {
         case .urls:
             if line.first == UInt8(ascii: "#") { return .skipped }
             guard let text = Self.plainText(line) else { return .bad("not a URL: control characters, whitespace or bytes that are not UTF-8") }
+            // A CSV or TSV export is no URL list: its lines are not read as URLs.
+            guard Self.looksLikeURL(line) else { return .bad("not a URL: neither a path (/...) nor a scheme (https:, artsy:)") }
             return .record(TrafficRecord(url: Self.onHost(text, host)))
         case .jsonLines:
             return Self.readJSON(line, host: host)
@@ -119,6 +121,17 @@ package enum TrafficFormat: String, Sendable, CaseIterable {
     static func plainText(_ bytes: ArraySlice<UInt8>) -> String? {
         for b in bytes where b <= 0x20 || b == 0x7F { return nil }
         return UTF8Validation.string(bytes)
+    }
+
+    /// A path (`/artist/x`) or a URL with a scheme (`https://...`, `artsy:...`).
+    static func looksLikeURL(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let first = bytes.first else { return false }
+        if first == UInt8(ascii: "/") { return true }
+        func letter(_ b: UInt8) -> Bool { (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") }
+        guard letter(first), let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        return bytes[bytes.startIndex..<colon].allSatisfy {
+            letter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        }
     }
 
     static func onHost(_ url: String, _ host: String?) -> String {
