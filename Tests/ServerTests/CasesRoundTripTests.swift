@@ -56,6 +56,19 @@ struct CasesRoundTripTests {
         let remote = try Subprocess.run(Subprocess.switchboard, ["validate", "--server", "http://127.0.0.1:\(server.port)", file.path])
         #expect(remote.status == 0, "\(remote.stdout.suffix(500)) \(remote.stderr)")
         #expect(remote.stdout.contains("\(cases.count) passed, 0 failed"))
+        // A pre-deploy check is no traffic: every route still has no hit.
+        func hits() throws -> Int {
+            let metrics = try RawHTTP.get("/metrics", port: server.port).text
+            return metrics.split(separator: "\n").filter { $0.hasPrefix("switchboard_route_hits_total{") }
+                .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
+        }
+        #expect(try hits() == 0)
+        // The same URLs in a batch without `probe` are traffic.
+        let urls = JSONValue.array(cases.map { .string($0.url) })
+        let batch = try RawHTTP.request("POST", "/v1/resolve", headers: [("Content-Type", "application/json")],
+                                        body: JSONValue.object([.init("urls", urls)]).serialized(), port: server.port)
+        #expect(batch.status == 200)
+        #expect(try hits() > 0)
 
         let posted = try RawHTTP.request("POST", "/v1/validate", body: Array(text.utf8), port: server.port)
         #expect(posted.status == 200)
