@@ -39,7 +39,7 @@ struct TrafficCommand: ParsableCommand {
     @Flag(name: .customLong("include-bots"), help: "Read crawlers, static files, well-known paths and scanners' probes as links (by default they are counted apart).")
     var includeBots = false
 
-    @Option(help: "How many shapes of links that go nowhere to list.")
+    @Option(help: "How many routes, and shapes of links that go nowhere, to list (text and markdown; json lists every route).")
     var top = 20
 
     @Option(name: .customLong("rare-below"), help: "List routes with fewer hits than this (but some) as rare.")
@@ -85,8 +85,23 @@ enum TrafficFormatOption: String, ExpressibleByArgument, CaseIterable {
 /// Reads traffic files for `traffic` and `diff --traffic`; a file that cannot be read
 /// ends the run with exit 2.
 func readTraffic(_ paths: [String], into reader: inout TrafficReader, _ body: (TrafficRecord) -> Void) throws {
+    // On a terminal, a progress line every two seconds, rewritten in place and cleared at
+    // the end; never in a pipe or a CI log.
+    let terminal = isatty(2) == 1
+    var shown = ContinuousClock.now, wrote = false
+    let started = shown
+    let progress: ((TrafficReader) -> Void)? = terminal ? { reader in
+        let now = ContinuousClock.now
+        guard now - shown >= .seconds(2) else { return }
+        shown = now
+        wrote = true
+        let seconds = Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18
+        let rate = seconds > 0 ? Int(Double(reader.lines) / seconds) : 0
+        FileHandle.standardError.write(Data("\rswitchboard: \(reader.lines) lines read (\(rate) a second), \(reader.requests) requests   ".utf8))
+    } : nil
+    defer { if wrote { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
     do {
-        try TrafficFiles.read(paths, into: &reader, body)
+        try TrafficFiles.read(paths, into: &reader, progress: progress, body)
     } catch {
         printError("switchboard: \(error)")
         throw ExitCode(2)

@@ -136,4 +136,41 @@ struct TrafficGateTests {
         #expect(a["lines"] as? Int == 2 && a["skippedLines"] as? Int == 1)
         #expect((a["outcomes"] as? [String: Int])?["matched"] == 1)
     }
+
+    @Test func reportsAReleaseManagerReads() throws {
+        let next = try Self.artistMoved()
+        let lines = [#"{"url":"/artist/a","platform":"ios","appVersion":"7.1.0","hits":10}"#,
+                     #"{"url":"/artwork/b","platform":"android","appVersion":"7.2.0","hits":30}"#,
+                     #"{"url":"/artist/someone%40example.com","platform":"android","hits":5}"#].joined(separator: "\n") + "\n"
+        let traffic = try CLI.temporaryFile(lines, name: "requests.jsonl")
+        // Where the breaking requests land.
+        let json = try Self.json(try CLI.run(["diff", "Config/routes.json", next, "--traffic", traffic, "--fail-on", "none", "--format", "json"]))
+        let breakdown = try #require((json["traffic"] as? [String: Any])?["breakdown"] as? [String: [[String: Any]]])
+        let platforms = Dictionary(uniqueKeysWithValues: (breakdown["platform"] ?? []).map { ($0["value"] as! String, ($0["requests"] as! Int, $0["breaking"] as! Int)) })
+        #expect(platforms["ios"]! == (10, 10) && platforms["android"]! == (35, 5), "\(breakdown)")
+        #expect((breakdown["appVersion"] ?? []).contains { $0["value"] as? String == "(none)" && $0["breaking"] as? Int == 5 })
+        // An email in a path is masked in every example unless --show-query.
+        let text = try CLI.run(["diff", "Config/routes.json", next, "--traffic", traffic, "--fail-on", "none"])
+        #expect(!text.stdout.contains("example.com") && text.stdout.contains("/artist/…"), "\(text.stdout)")
+        #expect(text.stdout.contains("by platform: android: ") && text.stdout.contains("ios: 10 of 10 break (100%)"), "\(text.stdout)")
+        let shown = try CLI.run(["diff", "Config/routes.json", next, "--traffic", traffic, "--fail-on", "none", "--show-query"])
+        #expect(shown.stdout.contains("someone%40example.com"))
+        // GitHub annotations carry each finding's requests.
+        let github = try CLI.run(["diff", "Config/routes.json", next, "--traffic", traffic, "--fail-on", "none", "--format", "github"])
+        #expect(github.stdout.contains("15 of 45 requests (33.3%25)"), "\(github.stdout)")
+        // JUnit's failures agree with the exit code: a gate that fails on its share, or on nothing read.
+        for (traffic, threshold, status) in [(traffic, "breaking=50%", 0), (traffic, "breaking=10%", 1), ("/dev/null", "breaking=10%", 1)] {
+            let junit = try CLI.run(["diff", "Config/routes.json", next, "--traffic", traffic, "--fail-on", "none",
+                                     "--fail-on-share", threshold, "--format", "junit"])
+            #expect(junit.status == Int32(status), "\(threshold) \(traffic): \(junit.stdout)")
+            #expect(junit.stdout.contains("<testsuites tests=") && junit.stdout.contains("failures=\"\(status)\""), "\(junit.stdout)")
+        }
+        // Every format lists routes, as many as --top says.
+        let many = (0..<30).map { "/artist/a\($0)\n/artwork/b\($0)\n/show/c\($0)\n" }.joined()
+        let markdown = try CLI.run(["traffic", "-", "--config", "Config/routes.json", "--format", "markdown", "--top", "2"], stdin: many)
+        #expect(markdown.stdout.contains("**Routes by requests** (the first 2 of 3; --top shows more)"), "\(markdown.stdout)")
+        #expect(markdown.stdout.contains("| <code>artist</code> | 30 |"), "\(markdown.stdout)")
+        let plain = try CLI.run(["traffic", "-", "--config", "Config/routes.json", "--top", "1"], stdin: many)
+        #expect(plain.stdout.contains("... 2 more routes with hits (--top shows more)"), "\(plain.stdout)")
+    }
 }

@@ -14,8 +14,24 @@ package struct DiffGitHubRenderer: DiffRenderer {
             let level: GitHubAnnotation.Level = f.severity == .breaking ? .error : f.severity == .changed ? .warning : .notice
             let removed = report.removedNote(f.changes[0]).map { "\($0): " } ?? ""
             let urls = "\(f.changes.count) URL\(f.changes.count == 1 ? "" : "s"), e.g. " + f.examples().joined(separator: ", ")
+            // What it weighs in real traffic, when --traffic was read.
+            let weight = report.traffic.map { traffic in
+                let hits = traffic.findings.first { $0.fingerprint == f.fingerprint }?.hits ?? 0
+                return "; \(TrafficReport.grouped(hits)) of \(TrafficReport.grouped(traffic.total)) requests (\(TrafficReport.percent(hits, of: traffic.total)))"
+            } ?? ""
             lines.append(GitHubAnnotation(level, file: file, position: position, title: "\(f.severity.rawValue) links of route \(f.route)",
-                                          message: "\(removed)\(f.old) => \(f.new); \(urls) (fingerprint \(f.fingerprint))").command)
+                                          message: "\(removed)\(f.old) => \(f.new); \(urls)\(weight) (fingerprint \(f.fingerprint))").command)
+        }
+        // Traffic findings no generated URL shows (a URL only real users send).
+        let shown = Set(report.findings.map(\.fingerprint))
+        for t in report.trafficFindings where !shown.contains(t.fingerprint) {
+            let level: GitHubAnnotation.Level = t.severity == .breaking ? .error : t.severity == .changed ? .warning : .notice
+            lines.append(GitHubAnnotation(level, file: nil, title: "\(t.severity.rawValue) links of route \(t.route) in traffic",
+                                          message: report.describe(t)).command)
+        }
+        for (threshold, verdict) in zip(report.failOnShare, report.shareVerdicts) {
+            let failed = report.sharesExceeded.contains(threshold)
+            lines.append(GitHubAnnotation(failed ? .error : .notice, file: nil, title: "--fail-on-share \(threshold)", message: verdict).command)
         }
         for d in report.diff.declarations {
             let (file, position) = report.location(of: d)

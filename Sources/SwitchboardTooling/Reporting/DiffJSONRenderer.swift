@@ -46,6 +46,13 @@ package struct DiffJSONRenderer: DiffRenderer {
                     .object([.init("threshold", .string(s.description)), .init("share", .double(report.trafficShare(atOrAbove: s.severity))),
                              .init("fails", .bool(report.sharesExceeded.contains(s)))])
                 })),
+                .init("problem", t.problem.map(JSONValue.string) ?? .null),
+                .init("breakdown", .object(report.trafficBreakdown.map { dimension, rows in
+                    .init(dimension == "app version" ? "appVersion" : dimension, .array(rows.map { r in
+                        .object([.init("value", .string(r.value)), .init("requests", count(r.requests)),
+                                 .init("breaking", count(r.breaking)), .init("changed", count(r.changed))])
+                    }))
+                })),
                 .init("findings", .array(findings.map { f in
                     .object([
                         .init("severity", .string(f.severity.rawValue)), .init("route", .string(f.route)),

@@ -7,8 +7,15 @@ package struct DiffJUnitRenderer: DiffRenderer {
 
     package func render(_ report: DiffReport) -> String {
         let findings = report.findings, accepted = report.acceptedFindings
-        let failures = findings.filter { report.isFailure($0.changes[0]) }.count
-        let total = max(1, findings.count + accepted.count)
+        // Each `--fail-on-share` threshold is a test case of its own; and a run that fails
+        // on nothing listed (a traffic finding no generated URL shows, a stale ignore entry
+        // under --strict-ignore) gets one, so that the failures agree with the exit code.
+        let shares = report.shareVerdicts
+        let exceeded = Set(report.sharesExceeded.map(\.description))
+        var failures = findings.filter { report.isFailure($0.changes[0]) }.count + exceeded.count
+        let otherwise = report.fails && failures == 0
+        if otherwise { failures += 1 }
+        let total = max(1, findings.count + accepted.count + shares.count + (otherwise ? 1 : 0))
         let suite = XMLText.escape("switchboard diff \(report.oldFile) \(report.newFile)")
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites tests=\"\(total)\" failures=\"\(failures)\">\n"
@@ -25,7 +32,16 @@ package struct DiffJUnitRenderer: DiffRenderer {
                 : "<system-out>\(message); \(urls)</system-out>")
         }
         for f in accepted { testcase(f, "<skipped message=\"\(XMLText.escape(report.ignore[f.fingerprint]?.reason ?? ""))\"/>") }
-        if findings.isEmpty && accepted.isEmpty { xml += "    <testcase classname=\"switchboard\" name=\"no outcome changes\"/>\n" }
+        for (threshold, verdict) in zip(report.failOnShare, shares) {
+            let body = exceeded.contains(threshold.description)
+                ? "<failure message=\"\(XMLText.escape(verdict))\" type=\"share\">\(XMLText.escape(report.trafficHeader ?? ""))</failure>"
+                : "<system-out>\(XMLText.escape(verdict))</system-out>"
+            xml += "    <testcase classname=\"traffic\" name=\"\(XMLText.escape("--fail-on-share \(threshold)"))\">\n      \(body)\n    </testcase>\n"
+        }
+        if otherwise {
+            xml += "    <testcase classname=\"switchboard\" name=\"switchboard diff\">\n      <failure message=\"\(XMLText.escape(report.summary))\" type=\"run\"/>\n    </testcase>\n"
+        }
+        if findings.isEmpty && accepted.isEmpty && shares.isEmpty && !otherwise { xml += "    <testcase classname=\"switchboard\" name=\"no outcome changes\"/>\n" }
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
     }

@@ -17,6 +17,13 @@ package struct DiffMarkdownRenderer: DiffRenderer {
         if let traffic = report.traffic {
             out += "**By real traffic** (\(Self.escape(report.trafficHeader ?? ""))):\n\n"
             for line in report.trafficLines + report.shareVerdicts { out += "- " + Self.escape(line) + "\n" }
+            for (dimension, rows) in report.trafficBreakdown {
+                out += "\n| \(Self.escape(dimension)) | requests | breaking | changed |\n| --- | ---: | ---: | ---: |\n"
+                for r in rows.prefix(10) {
+                    out += "| \(Self.code(r.value)) | \(TrafficReport.grouped(r.requests)) | \(TrafficReport.grouped(r.breaking)) (\(TrafficReport.percent(r.breaking, of: r.requests))) | "
+                        + "\(TrafficReport.grouped(r.changed)) (\(TrafficReport.percent(r.changed, of: r.requests))) |\n"
+                }
+            }
             let weighted = report.trafficFindings
             if !weighted.isEmpty {
                 out += "\n| | Route | Before | After | Requests | URLs | Fingerprint |\n| --- | --- | --- | --- | ---: | --- | --- |\n"

@@ -11,6 +11,7 @@ package struct DiffTextRenderer: DiffRenderer {
         if let header = report.trafficHeader {
             lines.append(header)
             lines += report.trafficLines.map { "  " + $0 }
+            lines += report.trafficBreakdownLines.map { "  " + $0 }
             lines += report.shareVerdicts.map { "  " + $0 }
             for bad in report.traffic?.badExamples ?? [] { lines.append("  bad line \(bad.file):\(bad.line): \(bad.reason)") }
             let weighted = report.trafficFindings

@@ -133,7 +133,7 @@ package final class TrafficAnalysis {
             badExamples: reader.badExamples, formats: reader.formats.map { ($0.file, $0.format.rawValue) },
             outcomes: Resolution.Status.allCases.map { ($0, outcomes[$0] ?? 0) },
             reasons: reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { ($0.key, $0.value) },
-            routes: routes, rareBelow: rareBelow,
+            routes: routes, rareBelow: rareBelow, top: top,
             nowhere: shapes.top(top).map {
                 TrafficReport.Nowhere(shape: $0.value.shape, status: $0.value.status, reason: $0.value.reason, hits: $0.count,
                                       overcount: $0.error, example: $0.value.example)

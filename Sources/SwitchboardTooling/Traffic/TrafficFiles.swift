@@ -13,7 +13,9 @@ package enum TrafficFiles {
         package let description: String
     }
 
-    package static func read(_ paths: [String], into reader: inout TrafficReader, _ body: (TrafficRecord) -> Void) throws(Unreadable) {
+    /// `progress` is told of the reader after each chunk (a progress line's figures).
+    package static func read(_ paths: [String], into reader: inout TrafficReader, progress: ((TrafficReader) -> Void)? = nil,
+                             _ body: (TrafficRecord) -> Void) throws(Unreadable) {
         for path in paths {
             let handle: FileHandle
             if path == "-" {
@@ -40,6 +42,7 @@ package enum TrafficFiles {
                     first = false
                     if GzipDecoder.isGzip(chunk[...]) { decoder = try? GzipDecoder() }
                 }
+                defer { progress?(reader) }
                 guard let gzip = decoder else {
                     reader.feed(chunk[...], body)
                     continue

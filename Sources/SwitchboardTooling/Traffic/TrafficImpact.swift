@@ -16,6 +16,10 @@ package final class TrafficImpact {
         package fileprivate(set) var urls = 0
         /// The first few, as a report may show them (query values left out unless asked).
         package fileprivate(set) var examples: [OutcomeChange] = []
+        /// Its requests by the platform and the app version they came with (`(none)` when
+        /// the line says none): where a change lands.
+        package fileprivate(set) var byPlatform: [String: Int] = [:]
+        package fileprivate(set) var byAppVersion: [String: Int] = [:]
         /// The route it concerns, and its pattern: the one before, else the one after.
         package var route: String { examples[0].old.route ?? examples[0].new.route ?? "(no route)" }
         package var pattern: String { examples[0].old.pattern ?? examples[0].new.pattern ?? examples[0].shape }
@@ -35,6 +39,11 @@ package final class TrafficImpact {
         /// URLs compared (distinct, more if some left the table and came back).
         package let compared: Int
         package let estimated: Bool
+        /// Requests that were not links (bots, static files, ...), counted apart.
+        package let notLinks: Int
+        /// All requests read by platform and by app version (`(none)` when a line says none).
+        package let requestsByPlatform: [String: Int]
+        package let requestsByAppVersion: [String: Int]
         /// Why what was read cannot stand for traffic (``TrafficReader/problem(maxBadShare:)``):
         /// a `--fail-on-share` gate fails on it rather than pass on nothing.
         package let problem: String?
@@ -55,7 +64,11 @@ package final class TrafficImpact {
     private var cache: SpaceSaving<TrafficRecord.Key, String?>
     private var findings: [String: Finding] = [:]
     private var compared = 0
+    private var requestsByPlatform: [String: Int] = [:]
+    private var requestsByAppVersion: [String: Int] = [:]
     package static let keptExamples = 3
+    /// What a breakdown calls a request whose line says no platform or version.
+    package static let none = "(none)"
 
     package init(old: CompiledManifest, new: CompiledManifest, showQuery: Bool = false, cacheCapacity: Int = 100_000,
                 memoryBudget: Int = TrafficAnalysis.defaultMemoryBudget) {
@@ -72,7 +85,14 @@ package final class TrafficImpact {
         let fingerprint = cache.add(record.key, weight: record.hits) {
             compare(record)
         }
-        if let fingerprint { findings[fingerprint]?.hits += record.hits }
+        let platform = record.context.platform ?? Self.none, version = record.context.appVersion?.description ?? Self.none
+        requestsByPlatform[platform, default: 0] += record.hits
+        requestsByAppVersion[version, default: 0] += record.hits
+        if let fingerprint {
+            findings[fingerprint]?.hits += record.hits
+            findings[fingerprint]?.byPlatform[platform, default: 0] += record.hits
+            findings[fingerprint]?.byAppVersion[version, default: 0] += record.hits
+        }
     }
 
     /// The fingerprint of how `record`'s outcome changes, nil when it does not.
@@ -93,7 +113,8 @@ package final class TrafficImpact {
     package func result(_ reader: TrafficReader, maxBadShare: Double = 0.01) -> Result {
         Result(total: reader.requests, lines: reader.lines, badLines: reader.badLines, badExamples: reader.badExamples,
                findings: findings.values.sorted { ($0.hits, $1.fingerprint) > ($1.hits, $0.fingerprint) },
-               compared: compared, estimated: cache.evicted, problem: reader.problem(maxBadShare: maxBadShare))
+               compared: compared, estimated: cache.evicted, notLinks: reader.notLinks.values.reduce(0, +), requestsByPlatform: requestsByPlatform,
+               requestsByAppVersion: requestsByAppVersion, problem: reader.problem(maxBadShare: maxBadShare))
     }
 }
 

@@ -33,6 +33,8 @@ package struct TrafficReport: Sendable {
     /// Every route, in manifest order.
     package let routes: [RouteHits]
     package let rareBelow: Int
+    /// How many routes, and shapes of links that go nowhere, the text and Markdown list (`--top`).
+    package let top: Int
     /// The most requested shapes of links that went nowhere, most first.
     package let nowhere: [Nowhere]
     /// How many shapes of such links were counted (at most the sketch's capacity).
@@ -120,8 +122,8 @@ extension TrafficReport {
         for (reason, hits) in reasons { out += "    rejected (\(reason)): \(Self.grouped(hits))\n" }
         let used = routes.filter { $0.hits > 0 }.sorted { $0.hits > $1.hits }
         out += "routes by hits:\n"
-        for r in used.prefix(20) { out += "  \(r.route)\(r.redirect ? " (redirect)" : ""): \(Self.grouped(r.hits)) (\(share(r.hits)))\n" }
-        if used.count > 20 { out += "  ... \(used.count - 20) more routes with hits\n" }
+        for r in used.prefix(top) { out += "  \(r.route)\(r.redirect ? " (redirect)" : ""): \(Self.grouped(r.hits)) (\(share(r.hits)))\n" }
+        if used.count > top { out += "  ... \(used.count - top) more routes with hits (--top shows more)\n" }
         for standIn in standIns {
             out += "  route \(standIn.route) (a catch-all presented web) stood in for the fallback: \(Self.grouped(standIn.hits)) requests counted as fallback\n"
         }
@@ -178,6 +180,10 @@ extension TrafficReport {
         for standIn in standIns {
             out += "\nRoute \(DiffMarkdownRenderer.code(standIn.route)) (a catch-all presented web) stood in for the fallback: \(Self.grouped(standIn.hits)) requests counted as fallback.\n"
         }
+        let used = routes.filter { $0.hits > 0 }.sorted { $0.hits > $1.hits }
+        out += "\n**Routes by requests**\(used.count > top ? " (the first \(top) of \(used.count); --top shows more)" : ""):\n\n"
+        out += "| route | requests | share |\n| --- | ---: | ---: |\n"
+        for r in used.prefix(top) { out += "| \(DiffMarkdownRenderer.code(r.route))\(r.redirect ? " (redirect)" : "") | \(Self.grouped(r.hits)) | \(share(r.hits)) |\n" }
         out += "\n**Links that go nowhere**\(estimated ? " (estimated counts)" : ""):\n\n"
         out += "| requests | outcome | shape | example |\n| ---: | --- | --- | --- |\n"
         for n in nowhere { out += "| \(Self.grouped(n.hits)) | \(cell(label(n))) | \(DiffMarkdownRenderer.code(n.shape)) | \(DiffMarkdownRenderer.code(n.example)) |\n" }

@@ -73,7 +73,7 @@ struct TrafficShape {
         var shown = url
         if !showQuery {
             let (prefix, path, query) = Self.split(url)
-            shown = prefix + path
+            shown = prefix + Self.masked(path)
             if let query {
                 let keys = query.split(separator: "&", omittingEmptySubsequences: true).map { item in
                     String(item.prefix { $0 != "=" }) + (item.contains("=") ? "=…" : "")
@@ -85,6 +85,28 @@ struct TrafficShape {
         shown = Self.printable(shown)
         if shown.utf8.count > 300 { shown = String(decoding: shown.utf8.prefix(300), as: UTF8.self) + "…" }
         return shown
+    }
+
+    /// `path` with each segment that may identify a person or grant access shown as `…`:
+    /// an email address, a token (a JWT, a long run of letters and digits), a long id (12
+    /// digits or more, a UUID, 16 hex digits or more). What a route's shape needs stays.
+    static func masked(_ path: Substring) -> String {
+        guard !path.isEmpty else { return "" }
+        return path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+            let bytes = Array(segment.utf8)
+            if bytes.isEmpty { return "" }
+            let decoded = segment.removingPercentEncodingLossy
+            if decoded.contains("@") && decoded.contains(".") { return "…" }
+            if bytes.count >= 12 && bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) { return "…" }
+            if ParamType.uuid.accepts(bytes[...]) { return "…" }
+            if bytes.count >= 16 && bytes.allSatisfy({ PercentDecoding.hexValue($0) != nil }) { return "…" }
+            let parts = segment.split(separator: ".", omittingEmptySubsequences: false)
+            if parts.count == 3 && parts.allSatisfy({ $0.count >= 8 }) { return "…" }  // a JWT
+            let letters = bytes.contains { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }
+            let digits = bytes.contains { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            if bytes.count >= 24 && letters && digits && !bytes.contains(UInt8(ascii: "-")) { return "…" }
+            return String(segment)
+        }.joined(separator: "/")
     }
 
     /// The parts a shape reads: `scheme://host` of an http(s) URL (lowercased), the path
@@ -124,6 +146,14 @@ struct TrafficShape {
             }
         }
         return out
+    }
+}
+
+private extension Substring {
+    /// The segment percent-decoded where it decodes, as it is where it does not.
+    var removingPercentEncodingLossy: String {
+        let bytes = Array(utf8)
+        return PercentDecoding.decode(bytes, 0..<bytes.count, plusAsSpace: false) ?? String(self)
     }
 }
 
