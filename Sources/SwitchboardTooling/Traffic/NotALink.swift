@@ -11,34 +11,86 @@ package enum NotALink: String, Sendable, CaseIterable {
     /// Probes for software the app does not run (`/wp-admin`, `/.git`, `/phpmyadmin`, `.php`).
     case scanner
 
-    /// What `record` is when it is not a link, nil when it is one.
-    package static func classify(_ record: TrafficRecord) -> NotALink? {
-        if let agent = record.agent, isBot(agent) { return .bot }
-        let (_, path, _) = TrafficShape.split(record.url)
-        let lower = path.lowercased()
-        if lower.hasPrefix("/.well-known/") || wellKnownPaths.contains(lower) { return .wellKnown }
-        if scannerPrefixes.contains(where: { lower.hasPrefix($0) }) { return .scanner }
-        let last = lower.split(separator: "/").last ?? ""
-        if let dot = last.lastIndex(of: ".") {
-            let ext = last[last.index(after: dot)...]
-            if scannerExtensions.contains(String(ext)) { return .scanner }
-            if staticExtensions.contains(String(ext)) { return .staticFile }
+    /// What a request for `url` with user agent `agent` is when it is not a link, nil when
+    /// it is one. Read on the URL's bytes, ASCII case folded, with no copy: it runs on every
+    /// line of a log. `isBot`: the agent's verdict, which a reader keeps per distinct agent.
+    package static func classify(url: String, isBot: Bool) -> NotALink? {
+        if isBot { return .bot }
+        let bytes = url.utf8
+        var start = bytes.startIndex
+        // The path of an http(s) URL: past `scheme://host`.
+        if bytes.first != UInt8(ascii: "/"), let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+            start = bytes.index(after: colon)
+            if bytes[start...].starts(with: "//".utf8) {
+                let host = bytes.index(start, offsetBy: 2)
+                start = bytes[host...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+            }
         }
+        let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        let path = bytes[start..<end]
+        guard path.count >= 2 else { return nil }
+        // Only paths whose first letter some listed path starts with are compared with them.
+        let first = fold(path[path.index(after: path.startIndex)])
+        if let candidates = byFirstLetter[first] {
+            for (prefix, kind, whole) in candidates where startsFolded(path, prefix) && (!whole || path.count == prefix.count) {
+                return kind
+            }
+        }
+        // The last segment's extension.
+        var dot: String.UTF8View.Index?
+        var i = path.endIndex
+        while i > path.startIndex {
+            i = path.index(before: i)
+            let b = path[i]
+            if b == UInt8(ascii: "/") { break }
+            if b == UInt8(ascii: ".") { dot = i; break }
+        }
+        guard let dot else { return nil }
+        let ext = path[path.index(after: dot)...]
+        guard ext.count <= 5 else { return nil }
+        if scannerExtensions.contains(where: { equalFolded(ext, $0) }) { return .scanner }
+        if staticExtensions.contains(where: { equalFolded(ext, $0) }) { return .staticFile }
         return nil
     }
 
-    static let wellKnownPaths: Set<String> = ["/favicon.ico", "/robots.txt", "/apple-app-site-association", "/sitemap.xml",
-                                             "/humans.txt", "/ads.txt", "/app-ads.txt", "/security.txt", "/browserconfig.xml",
-                                             "/apple-touch-icon.png", "/apple-touch-icon-precomposed.png", "/manifest.json",
-                                             "/site.webmanifest", "/crossdomain.xml"]
+    @inline(__always) static func fold(_ b: UInt8) -> UInt8 { b &- UInt8(ascii: "A") < 26 ? b | 0x20 : b }
+
+    static func startsFolded(_ path: Substring.UTF8View.SubSequence, _ prefix: [UInt8]) -> Bool {
+        var i = path.startIndex
+        for b in prefix {
+            guard i < path.endIndex, fold(path[i]) == b else { return false }
+            i = path.index(after: i)
+        }
+        return true
+    }
+
+    static func equalFolded(_ bytes: Substring.UTF8View.SubSequence, _ word: [UInt8]) -> Bool {
+        startsFolded(bytes, word) && bytes.count == word.count
+    }
+
+    /// The listed paths by the letter after their `/`: (path, kind, whether it must be the whole path).
+    static let byFirstLetter: [UInt8: [(prefix: [UInt8], kind: NotALink, whole: Bool)]] = {
+        var table: [UInt8: [(prefix: [UInt8], kind: NotALink, whole: Bool)]] = [:]
+        let all = [("/.well-known/", NotALink.wellKnown, false)] + wellKnownPaths.map { ($0, NotALink.wellKnown, true) }
+            + scannerPrefixes.map { ($0, NotALink.scanner, false) }
+        for (text, kind, whole) in all {
+            let bytes = Array(text.utf8)
+            table[bytes[1], default: []].append((bytes, kind, whole))
+        }
+        return table
+    }()
+
+    static let wellKnownPaths = ["/favicon.ico", "/robots.txt", "/apple-app-site-association", "/sitemap.xml", "/humans.txt", "/ads.txt",
+                                 "/app-ads.txt", "/security.txt", "/browserconfig.xml", "/apple-touch-icon.png",
+                                 "/apple-touch-icon-precomposed.png", "/manifest.json", "/site.webmanifest", "/crossdomain.xml"]
     static let scannerPrefixes = ["/wp-", "/wordpress", "/phpmyadmin", "/pma/", "/.git", "/.env", "/.aws", "/.ssh", "/.svn", "/.hg",
                                   "/.ds_store", "/cgi-bin", "/xmlrpc", "/boaform", "/actuator", "/vendor/phpunit", "/server-status",
                                   "/hnap1", "/owa/", "/autodiscover", "/solr/", "/console/", "/manager/html", "/_ignition", "/telescope",
                                   "/.vscode", "/.idea", "/config.json", "/admin.php", "/shell", "/setup.cgi"]
-    static let scannerExtensions: Set<String> = ["php", "asp", "aspx", "jsp", "cgi", "env", "bak", "sql", "ini", "yml", "yaml"]
-    static let staticExtensions: Set<String> = ["css", "js", "mjs", "map", "png", "jpg", "jpeg", "gif", "svg", "ico", "webp", "avif",
-                                                "bmp", "woff", "woff2", "ttf", "otf", "eot", "mp4", "webm", "mp3", "wav", "ogg",
-                                                "pdf", "zip", "gz", "txt", "xml", "json", "wasm"]
+    static let scannerExtensions = ["php", "asp", "aspx", "jsp", "cgi", "env", "bak", "sql", "ini", "yml", "yaml"].map { Array($0.utf8) }
+    static let staticExtensions = ["css", "js", "mjs", "map", "png", "jpg", "jpeg", "gif", "svg", "ico", "webp", "avif", "bmp", "woff",
+                                   "woff2", "ttf", "otf", "eot", "mp4", "webm", "mp3", "wav", "ogg", "pdf", "zip", "gz", "txt", "xml",
+                                   "json", "wasm"].map { Array($0.utf8) }
 
     /// Crawlers, link previews, monitors, scanners and HTTP libraries used by scripts, by a
     /// word of their user agent (compared without case). An app's own HTTP stack (okhttp,
@@ -47,10 +99,19 @@ package enum NotALink: String, Sendable, CaseIterable {
                            "python-requests", "python-urllib", "aiohttp", "go-http-client", "java/", "libwww", "httpie", "headlesschrome",
                            "phantomjs", "scrapy", "pingdom", "uptime", "monitor", "zgrab", "masscan", "nmap", "nikto", "sqlmap",
                            "node-fetch", "axios/", "lighthouse", "whatsapp", "telegram", "discord", "validator", "scanner",
-                           "switchboard-"]
+                           "switchboard-"].map { Array($0.utf8) }
 
+    /// Whether `agent` names a crawler or a script: one of ``botWords`` in it, without case.
     static func isBot(_ agent: String) -> Bool {
-        let lower = agent.lowercased()
-        return botWords.contains { lower.contains($0) }
+        let lower = agent.utf8.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }
+        return botWords.contains { word in
+            guard lower.count >= word.count else { return false }
+            var i = 0
+            while i + word.count <= lower.count {
+                if lower[i] == word[0], lower[i..<(i + word.count)].elementsEqual(word) { return true }
+                i += 1
+            }
+            return false
+        }
     }
 }

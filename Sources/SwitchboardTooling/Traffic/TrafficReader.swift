@@ -43,6 +43,9 @@ package struct TrafficReader: Sendable {
     private var file = ""
     private var lineNumber = 0
     private var format: TrafficFormat?
+    /// Verdicts on the user agents met: a log has few distinct ones (bounded all the same).
+    private var agents: [String: Bool] = [:]
+    private var lastAgent: (agent: String, bot: Bool)?
     /// A CloudFront file's columns, from its `#Fields:` line.
     private var fields = EdgeLogLine.cloudFrontFields
     private var pending: [UInt8] = []
@@ -130,7 +133,9 @@ package struct TrafficReader: Sendable {
         if format == .cloudFront, let named = EdgeLogLine.fields(TrafficFormat.trim(line)) { fields = named }
         switch format!.read(line, host: host, fields: fields) {
         case .record(let record):
-            if !includeBots, let kind = NotALink.classify(record) {
+            var bot = false
+            if !includeBots, let agent = record.agent { bot = isBot(agent) }
+            if !includeBots, let kind = NotALink.classify(url: record.url, isBot: bot) {
                 notLinks[kind, default: 0] += record.hits
                 return
             }
@@ -141,6 +146,21 @@ package struct TrafficReader: Sendable {
         case .bad(let reason):
             bad(reason)
         }
+    }
+
+    /// Whether `agent` is a crawler's or a script's, asked of ``NotALink`` once per agent:
+    /// the last agent first (a log's lines come in runs of one client), then the table.
+    private mutating func isBot(_ agent: String) -> Bool {
+        if let last = lastAgent, last.agent == agent { return last.bot }
+        let verdict: Bool
+        if let known = agents[agent] {
+            verdict = known
+        } else {
+            verdict = NotALink.isBot(agent)
+            if agents.count < 4096 { agents[agent] = verdict }
+        }
+        lastAgent = (agent, verdict)
+        return verdict
     }
 
     private mutating func bad(_ reason: String) {
