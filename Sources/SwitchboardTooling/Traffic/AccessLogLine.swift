@@ -12,8 +12,9 @@ struct AccessLogLine {
     /// The line's first field: the client's address (or the proxy's, where the server
     /// logs its peer); nil for a JSON log line, which names its client itself.
     let remote: String?
-    /// The combined format's last field, the user agent; nil in the common format.
-    let agent: String?
+    /// The combined format's last field, the user agent (the line's own bytes: read for
+    /// every line, made a string only when new); nil in the common format.
+    let agent: ArraySlice<UInt8>?
 
     init?(_ line: ArraySlice<UInt8>) {
         // `[time]`, then ` "`: the request line up to the `"` that a space and a status follow.
@@ -59,7 +60,7 @@ struct AccessLogLine {
 
     /// The last `"..."` of what follows the request line (the combined format's agent,
     /// after the referer), nil when there are fewer than two.
-    private static func lastQuoted(_ rest: ArraySlice<UInt8>) -> String? {
+    private static func lastQuoted(_ rest: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         guard rest.last == UInt8(ascii: "\"") else { return nil }
         var i = rest.endIndex - 2
         while i >= rest.startIndex {
@@ -68,7 +69,7 @@ struct AccessLogLine {
         }
         // The referer's quotes come before the agent's: one quoted field alone is no agent.
         guard i > rest.startIndex, rest[rest.startIndex..<i].contains(UInt8(ascii: "\"")) else { return nil }
-        return UTF8Validation.string(rest[(i + 1)..<(rest.endIndex - 1)])
+        return rest[(i + 1)..<(rest.endIndex - 1)]
     }
 
     /// What the line says of traffic: a link, or a request that is none.

@@ -29,9 +29,10 @@ package enum NotALink: String, Sendable, CaseIterable {
         let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
         let path = bytes[start..<end]
         guard path.count >= 2 else { return nil }
-        // Only paths whose first letter some listed path starts with are compared with them.
-        let first = fold(path[path.index(after: path.startIndex)])
-        if let candidates = byFirstLetter[first] {
+        // Only paths whose first two letters some listed path starts with are compared with them.
+        let second = path.index(after: path.startIndex)
+        let third = path.index(after: second)
+        if third < path.endIndex, let candidates = byFirstLetters[UInt16(fold(path[second])) << 8 | UInt16(fold(path[third]))] {
             for (prefix, kind, whole) in candidates where startsFolded(path, prefix) && (!whole || path.count == prefix.count) {
                 return kind
             }
@@ -68,14 +69,14 @@ package enum NotALink: String, Sendable, CaseIterable {
         startsFolded(bytes, word) && bytes.count == word.count
     }
 
-    /// The listed paths by the letter after their `/`: (path, kind, whether it must be the whole path).
-    static let byFirstLetter: [UInt8: [(prefix: [UInt8], kind: NotALink, whole: Bool)]] = {
-        var table: [UInt8: [(prefix: [UInt8], kind: NotALink, whole: Bool)]] = [:]
+    /// The listed paths by the two letters after their `/`: (path, kind, whether it must be the whole path).
+    static let byFirstLetters: [UInt16: [(prefix: [UInt8], kind: NotALink, whole: Bool)]] = {
+        var table: [UInt16: [(prefix: [UInt8], kind: NotALink, whole: Bool)]] = [:]
         let all = [("/.well-known/", NotALink.wellKnown, false)] + wellKnownPaths.map { ($0, NotALink.wellKnown, true) }
             + scannerPrefixes.map { ($0, NotALink.scanner, false) }
         for (text, kind, whole) in all {
             let bytes = Array(text.utf8)
-            table[bytes[1], default: []].append((bytes, kind, whole))
+            table[UInt16(bytes[1]) << 8 | UInt16(bytes[2]), default: []].append((bytes, kind, whole))
         }
         return table
     }()

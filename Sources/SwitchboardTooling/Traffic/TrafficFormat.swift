@@ -72,7 +72,9 @@ package enum TrafficFormat: String, Sendable, CaseIterable {
             return Self.readJSON(line, host: host)
         case .accessLog:
             guard let entry = AccessLogLine(line) else { return .bad("not an access log line in the common or combined format") }
-            return entry.traffic(host: host).from(entry.remote, agent: entry.agent)
+            guard case .record(var record) = entry.traffic(host: host).from(entry.remote) else { return entry.traffic(host: host) }
+            record.agentBytes = entry.agent
+            return .record(record)
         case .cloudFront:
             return EdgeLogLine.cloudFront(line, fields: fields)
         case .alb:

@@ -46,6 +46,7 @@ package struct TrafficReader: Sendable {
     /// Verdicts on the user agents met: a log has few distinct ones (bounded all the same).
     private var agents: [String: Bool] = [:]
     private var lastAgent: (agent: String, bot: Bool)?
+    private var lastAgentBytes: (bytes: [UInt8], bot: Bool)?
     /// A CloudFront file's columns, from its `#Fields:` line.
     private var fields = EdgeLogLine.cloudFrontFields
     private var pending: [UInt8] = []
@@ -134,7 +135,7 @@ package struct TrafficReader: Sendable {
         switch format!.read(line, host: host, fields: fields) {
         case .record(let record):
             var bot = false
-            if !includeBots, let agent = record.agent { bot = isBot(agent) }
+            if !includeBots, let agent = record.agentBytes { bot = isBot(agent) } else if !includeBots, let agent = record.agent { bot = isBot(agent) }
             if !includeBots, let kind = NotALink.classify(url: record.url, isBot: bot) {
                 notLinks[kind, default: 0] += record.hits
                 return
@@ -146,6 +147,14 @@ package struct TrafficReader: Sendable {
         case .bad(let reason):
             bad(reason)
         }
+    }
+
+    /// ``isBot(_:)`` of an agent's bytes: the last one's verdict when they are its, with no string made.
+    private mutating func isBot(_ agent: ArraySlice<UInt8>) -> Bool {
+        if let last = lastAgentBytes, last.bytes.elementsEqual(agent) { return last.bot }
+        let verdict = isBot(String(decoding: agent, as: UTF8.self))
+        lastAgentBytes = (Array(agent), verdict)
+        return verdict
     }
 
     /// Whether `agent` is a crawler's or a script's, asked of ``NotALink`` once per agent:
