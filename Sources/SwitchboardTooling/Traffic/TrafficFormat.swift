@@ -58,6 +58,14 @@ package enum TrafficFormat: String, Sendable, CaseIterable {
     /// (`/artist/x`) an http(s) URL of that host, as an access log of a web host implies.
     /// `fields`: a CloudFront file's columns, from its `#Fields:` line.
     package func read(_ line: ArraySlice<UInt8>, host: String? = nil, fields: [String] = EdgeLogLine.cloudFrontFields) -> TrafficLine {
+        var agent: ArraySlice<UInt8>?
+        return read(line, host: host, fields: fields, agent: &agent)
+    }
+
+    /// `agent` is set to an access log line's user agent, as the line's bytes: a reader
+    /// judges it by them, making a string only of an agent it has not met.
+    package func read(_ line: ArraySlice<UInt8>, host: String? = nil, fields: [String] = EdgeLogLine.cloudFrontFields,
+                      agent: inout ArraySlice<UInt8>?) -> TrafficLine {
         // CloudFront's columns are tabs: an empty last column is a field, not blank space.
         let line = self == .cloudFront ? line.prefix { $0 != UInt8(ascii: "\r") } : Self.trim(line)
         if line.isEmpty { return .skipped }
@@ -72,9 +80,8 @@ package enum TrafficFormat: String, Sendable, CaseIterable {
             return Self.readJSON(line, host: host)
         case .accessLog:
             guard let entry = AccessLogLine(line) else { return .bad("not an access log line in the common or combined format") }
-            guard case .record(var record) = entry.traffic(host: host).from(entry.remote) else { return entry.traffic(host: host) }
-            record.agentBytes = entry.agent
-            return .record(record)
+            agent = entry.agent
+            return entry.traffic(host: host).from(entry.remote)
         case .cloudFront:
             return EdgeLogLine.cloudFront(line, fields: fields)
         case .alb:

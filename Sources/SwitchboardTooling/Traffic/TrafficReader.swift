@@ -132,10 +132,11 @@ package struct TrafficReader: Sendable {
             formats.append((file, detected))
         }
         if format == .cloudFront, let named = EdgeLogLine.fields(TrafficFormat.trim(line)) { fields = named }
-        switch format!.read(line, host: host, fields: fields) {
+        var agentBytes: ArraySlice<UInt8>?
+        switch format!.read(line, host: host, fields: fields, agent: &agentBytes) {
         case .record(let record):
             var bot = false
-            if !includeBots, let agent = record.agentBytes { bot = isBot(agent) } else if !includeBots, let agent = record.agent { bot = isBot(agent) }
+            if !includeBots, let agent = agentBytes { bot = isBot(agent) } else if !includeBots, let agent = record.agent { bot = isBot(agent) }
             if !includeBots, let kind = NotALink.classify(url: record.url, isBot: bot) {
                 notLinks[kind, default: 0] += record.hits
                 return

@@ -13,9 +13,6 @@ package struct TrafficRecord: Sendable, Hashable {
     /// The user agent, when the line says (a combined access log, CloudFront, an ALB, a
     /// JSON line's `userAgent`): what tells a crawler from a person.
     package var agent: String?
-    /// An access log line's agent as its bytes, made a string only when the reader has not
-    /// met it yet (one per line would cost more than the rest of reading it).
-    package var agentBytes: ArraySlice<UInt8>?
 
     package init(url: String, context: ResolveContext = .none, hits: Int = 1, client: String? = nil, agent: String? = nil) {
         self.url = url
