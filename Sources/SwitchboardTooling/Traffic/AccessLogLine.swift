@@ -35,19 +35,28 @@ struct AccessLogLine {
         }
         guard found, end <= line.endIndex else { return nil }
         let request = line[start..<end]
-        let first = line.prefix { $0 != UInt8(ascii: " ") }
-        remote = first.isEmpty || first.count > 64 ? nil : UTF8Validation.string(first)
+        let address = line.prefix { $0 != UInt8(ascii: " ") }
+        remote = address.isEmpty || address.count > 64 ? nil : UTF8Validation.string(address)
         agent = Self.lastQuoted(line[(end + 1)...])
-        let words = request.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
-        // `"-"` (nothing read) and garbage sent to the port still are log lines: a method
-        // that is no token makes them lines without a link.
-        guard words.count == 2 || words.count == 3 else {
+        // METHOD target [PROTOCOL], read in place. `"-"` (nothing read) and garbage sent to
+        // the port still are log lines: a request of another shape is a line without a link.
+        let space = UInt8(ascii: " ")
+        func word(from i: Int) -> Range<Int> {
+            var start = i
+            while start < request.endIndex, request[start] == space { start += 1 }
+            var end = start
+            while end < request.endIndex, request[end] != space { end += 1 }
+            return start..<end
+        }
+        let first = word(from: request.startIndex), second = word(from: first.upperBound)
+        let third = word(from: second.upperBound), fourth = word(from: third.upperBound)
+        guard !first.isEmpty, !second.isEmpty, fourth.isEmpty else {
             method = request
             target = []
             return
         }
-        method = words[0]
-        target = Self.unescaped(words[1])
+        method = request[first]
+        target = Self.unescaped(request[second])
     }
 
     /// A request as a JSON log line names it (`switchboard serve --access-log`).
@@ -79,11 +88,12 @@ struct AccessLogLine {
         if path.elementsEqual("/v1/resolve".utf8) {
             return resolveRequest(query: target[path.endIndex...].dropFirst())
         }
-        if Self.ownEndpoints.contains(where: { path.elementsEqual($0.utf8) }) { return .skipped }
-        guard var text = UTF8Validation.string(target[...]) else { return .bad("a request target that is not UTF-8") }
+        if path.count <= 13, Self.ownEndpoints.contains(where: { path.elementsEqual($0.utf8) }) { return .skipped }
         // A request target is a path: `//artist/x` is the path /artist/x, not a URL of a
         // host named `artist` (which resolution would read).
-        while text.hasPrefix("//") { text.removeFirst() }
+        var from = target.startIndex
+        while target.count - from >= 2, target[from] == UInt8(ascii: "/"), target[from + 1] == UInt8(ascii: "/") { from += 1 }
+        guard let text = UTF8Validation.string(target[from...]) else { return .bad("a request target that is not UTF-8") }
         return .record(TrafficRecord(url: TrafficFormat.onHost(text, host)))
     }
 
