@@ -25,6 +25,8 @@ struct TypeScriptQuickJSTests {
         let entry = folder.appendingPathComponent("test/quickjs/entry.js")
         try FileManager.default.createDirectory(at: entry.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: package.appendingPathComponent("test/quickjs/entry.js"), to: entry)
+        try FileManager.default.copyItem(at: package.appendingPathComponent("test/manifest-errors.js"),
+                                         to: folder.appendingPathComponent("test/manifest-errors.js"))
         let bundle = folder.appendingPathComponent("bundle.js")
         let bundled = try Subprocess.run(esbuild, [entry.path, "--bundle", "--format=iife", "--target=es2020", "--outfile=\(bundle.path)", "--log-level=warning"])
         try #require(bundled.status == 0, "\(bundled.stdout)\(bundled.stderr)")

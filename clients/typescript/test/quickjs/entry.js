@@ -4,6 +4,7 @@
 const { runVectors } = require("../../dist/vectors.js");
 const { createClient, compileManifest } = require("../../dist/index.js");
 const { storedEntry } = require("../../dist/storage/storage.js");
+const { wrongRefusals } = require("../manifest-errors.js");
 
 /** One vectors document: its totals and first disagreements, as JSON. */
 globalThis.switchboardVectors = (name, text) => {
@@ -14,18 +15,7 @@ globalThis.switchboardVectors = (name, text) => {
 /** Each manifest of a manifest-errors document refused with exactly its errors: the ones that are not, as JSON. */
 globalThis.switchboardErrors = (text) => {
   const document = JSON.parse(text);
-  const wrong = [];
-  for (const c of document.cases) {
-    let got = [];
-    try {
-      compileManifest(c.manifest);
-    } catch (e) {
-      got = (e.diagnostics || []).filter((d) => d.severity === "error").map((d) => ({ pointer: d.pointer, code: d.code }))
-        .sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-    }
-    if (JSON.stringify(got) !== JSON.stringify(c.errors)) wrong.push(c.name);
-  }
-  return JSON.stringify({ cases: document.cases.length, wrong });
+  return JSON.stringify({ cases: document.cases.length, wrong: wrongRefusals(document, compileManifest) });
 };
 
 /** What the client stores for `text` (the entry a synchronous storage such as MMKV reads back). */
