@@ -155,13 +155,12 @@ public final class SwitchboardClient: Sendable {
             }
         }
         for problem in problems { configuration.logger.warning("\(problem.message); not used") }
-        let adopted: ManifestInUse? = state.withLock { s in
+        // Nothing else puts a manifest in use before this ends: the loop and `refresh()` wait for it.
+        state.withLock { s in
             s.bootstrapProblems = problems
-            // A refresh that ran before the bootstrap ended may have put a newer one in use.
-            guard s.current == nil, let first else { return nil }
-            s.current = first
-            return first
+            if let first { s.current = first }
         }
+        let adopted = first
         for problem in problems { announce(.failed(problem)) }
         if let adopted {
             configuration.logger.info("using version \(adopted.version) \(adopted.etag) from the \(adopted.source.rawValue)")
