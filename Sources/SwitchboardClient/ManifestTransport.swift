@@ -50,14 +50,16 @@ public struct TransportResponse: Sendable {
 /// an ephemeral session so that no HTTP cache of its own answers for the server, gzip
 /// asked for and decoded by the session.
 public struct URLSessionTransport: SwitchboardTransport {
-    private let session: URLSession?
-    /// The session of transports given none, made at the first request rather than in the
-    /// client's `init` (making one is most of what a start on the main thread would cost).
-    private static let ephemeral = URLSession(configuration: .ephemeral)
+    private let given: URLSession?
+    /// The transport's own ephemeral session when it was given none, made at the first
+    /// request rather than in the client's `init` (making one is most of what a start on
+    /// the main thread would cost). One per transport: FoundationNetworking's session on
+    /// Linux does not survive many clients' tasks cancelled and completed at once.
+    private let own = LazySession()
 
-    /// `session`: nil for one ephemeral session shared by the transports given none.
+    /// `session`: nil for an ephemeral session of the transport's own.
     public init(session: URLSession? = nil) {
-        self.session = session
+        given = session
     }
 
     public func get(_ request: TransportRequest) async throws -> TransportResponse {
@@ -70,7 +72,7 @@ public struct URLSessionTransport: SwitchboardTransport {
         // status lock, and deadlocks when the transfer completes at that moment (seen in
         // this project's tests: a held poll ending as the client stopped).
         let pending = PendingTransfer()
-        let session = self.session ?? Self.ephemeral
+        let session = given ?? own.session
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
@@ -86,6 +88,20 @@ public struct URLSessionTransport: SwitchboardTransport {
             }
         } onCancel: {
             DispatchQueue.global().async { pending.cancel() }
+        }
+    }
+}
+
+/// An ephemeral URLSession made when first asked for.
+private final class LazySession: Sendable {
+    private let made = Locked<URLSession?>(nil)
+
+    var session: URLSession {
+        made.withLock { made in
+            if let session = made { return session }
+            let session = URLSession(configuration: .ephemeral)
+            made = session
+            return session
         }
     }
 }
