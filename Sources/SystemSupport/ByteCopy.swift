@@ -18,9 +18,9 @@ extension OutputSpan where Element == UInt8 {
 }
 
 extension Array where Element == UInt8 {
-    /// Appends `source` in one copy. `append(contentsOf:)` takes a generic path (~90
-    /// instructions a call for a few bytes); this reserves through an output span and
-    /// copies with `memcpy` (~45). For the JSON writer, which appends pieces made ahead
+    /// Appends `source` in one copy. `append(contentsOf:)` takes a generic path, costly for
+    /// a few bytes; this reserves through an output span and copies with `memcpy`
+    /// (docs/benchmarks.md has the figures). For the JSON writer, which appends pieces made ahead
     /// of time (a route's serialized head and tail, a manifest's suffix) to every result.
     @inlinable @inline(__always)
     package mutating func append(copying source: Span<UInt8>) {

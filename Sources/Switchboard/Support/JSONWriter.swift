@@ -168,9 +168,8 @@ package struct JSONWriter: Sendable {
     }
 
     /// ``string(validUTF8:plain:)`` for part of a buffer (a path segment); with
-    /// `lowercasingASCII`, ASCII capitals are written lowercased. (Apart from the whole
-    /// array's form, which every result calls for its URL: a slice's costs ~25
-    /// instructions more.)
+    /// `lowercasingASCII`, ASCII capitals are written lowercased. (Kept apart from the whole
+    /// array's form, which every result calls for its URL: a slice costs more a call.)
     package mutating func string(validUTF8 text: ArraySlice<UInt8>, lowercasingASCII: Bool = false, plain: Bool = false) {
         let span = text.span
         if !plain && Self.needsEscaping(span) {

@@ -5,15 +5,18 @@
 import { emptyObject, JSONObject, JSONValue, setMember } from "./json.js";
 import { parseJSON } from "./json-text.js";
 import { canonicalText } from "./canonical.js";
-import { Diagnostic, Manifest, ManifestError, ParamDeclaration, Presentation, Route, Style } from "./manifest.js";
+import { Diagnostic, Manifest, ManifestError, ParamDeclaration, Presentation, Route } from "./manifest.js";
 import { decodeManifest } from "./manifest-decoder.js";
 import { ParamType, PatternSegment, RoutePattern, STRING, accepts, intValue } from "./pattern.js";
 import { sha256Hex } from "./sha256.js";
 import { Candidate, RouteTrie, SegmentMatcher } from "./trie.js";
 import { TableValidator, maxRedirects } from "./validator.js";
+import type { PresentationJSON, ResolveResult } from "./result.js";
 import { URLScope } from "./url.js";
 import { encodeUTF8, lowercaseScalars, wellFormed } from "./utf8.js";
 import { SemanticVersion } from "./version.js";
+
+export type { ExternalResult, FallbackResult, ManifestMember, MatchedResult, PresentationJSON, RejectedResult, ResolveResult } from "./result.js";
 
 /** Who is asking: chooses variants and gates routes by `since`/`until`. */
 export interface ResolveContext {
@@ -23,57 +26,6 @@ export interface ResolveContext {
   appVersion?: string;
 }
 
-/** A presentation as a result carries it: its `style` and the options the manifest gave it. */
-export type PresentationJSON = { style: Style } & JSONObject;
-
-/** The manifest that answered: its own version and its ETag. */
-export interface ManifestMember {
-  version: number;
-  etag: string;
-}
-
-/** A URL a route took: where it goes, with what, and how. */
-export interface MatchedResult {
-  url: string;
-  status: "matched";
-  /** The route's name and the pattern (or alias) that matched. */
-  route: { name: string; pattern: string };
-  destination: string;
-  params: JSONObject;
-  presentation: PresentationJSON;
-  fragment?: string;
-  manifest: ManifestMember;
-}
-
-/** An app URL no route took: the manifest's fallback (a web view), with the URL as its `url` param. */
-export interface FallbackResult {
-  url: string;
-  status: "fallback";
-  destination: string;
-  params: JSONObject;
-  presentation: PresentationJSON;
-  fragment?: string;
-  manifest: ManifestMember;
-}
-
-/** A URL the app does not own: open it outside (the system browser, another app). */
-export interface ExternalResult {
-  url: string;
-  status: "external";
-  presentation: { style: "external" };
-  manifest: ManifestMember;
-}
-
-/** A URL refused outright, and why (docs/manifest.md, rejection reasons). */
-export interface RejectedResult {
-  url: string;
-  status: "rejected";
-  reason: string;
-  manifest: ManifestMember;
-}
-
-/** The body of `GET /v1/resolve`, members in the server's order; `status` tells which. */
-export type ResolveResult = MatchedResult | FallbackResult | ExternalResult | RejectedResult;
 
 /** An `appVersion` in a context that is not a semantic version (the server answers 400). */
 export class ContextError extends Error {

@@ -14,6 +14,7 @@ import { Storage, parseStoredEntry, storedEntry } from "../storage/storage.js";
 import { ClientEvent, ClientOptions, Failure, Fetch, FetchResponse, ManifestInUse, ManifestSource } from "./options.js";
 import { UpdatePolicy, backoff, fullPolicy, hasParameter, intervalFor, retryAfterSeconds } from "./policy.js";
 import { Timers, platformTimers } from "./timers.js";
+import { isPromiseLike, manifestEvent, sha256Of } from "./manifest-helpers.js";
 
 interface AbortLike {
   abort(): void;
@@ -361,7 +362,7 @@ export class SwitchboardClient {
     let etag = response.headers.get("ETag") ?? "";
     if (etag.startsWith("W/")) etag = etag.slice(2);
     // The ETag is the SHA-256 of the canonical bytes, which are the body.
-    const digest = await this.digest(bytes);
+    const digest = await sha256Of(bytes, this.options.sha256);
     if (etag.startsWith("\"sha256-") && etag !== `"sha256-${digest}"`) {
       throw new Failure("integrity", `the body (${bytes.length} bytes) is not the manifest its ETag ${etag} names`);
     }
@@ -390,33 +391,9 @@ export class SwitchboardClient {
     return true;
   }
 
-  /** The SHA-256 of `bytes`: the injected function, else WebCrypto, else the built-in one. */
-  private async digest(bytes: Uint8Array): Promise<string> {
-    if (this.options.sha256) return this.options.sha256(bytes);
-    const subtle = (globalThis as unknown as { crypto?: { subtle?: { digest(algorithm: string, data: Uint8Array): Promise<ArrayBuffer> } } }).crypto?.subtle;
-    if (subtle) {
-      const hash = new Uint8Array(await subtle.digest("SHA-256", bytes));
-      let hex = "";
-      for (let i = 0; i < hash.length; i++) hex += hash[i].toString(16).padStart(2, "0");
-      return hex;
-    }
-    return sha256Hex(bytes);
-  }
 }
 
 /** Makes a client; it asks nothing until `start()`. */
 export function createClient(options: ClientOptions): SwitchboardClient {
   return new SwitchboardClient(options);
-}
-
-/** Whether `value` is a promise, from this realm or another (a test runner's, a polyfill's). */
-function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
-}
-
-/** The event for a manifest put in use; its ETag read when the listener reads it. */
-function manifestEvent(m: ManifestInUse): ClientEvent {
-  const event = { type: "manifest", version: m.version, source: m.source } as ClientEvent & { etag: string };
-  Object.defineProperty(event, "etag", { enumerable: true, get: () => m.etag });
-  return event;
 }
