@@ -294,36 +294,4 @@ static inline void sb_set_connection_timeout(struct MHD_Connection *connection, 
     MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
 }
 
-/// Writes a whole response with `Connection: close` straight to the socket `fd` and shuts
-/// down its sending side. 0.9.75 refuses MHD_queue_response while a body is being
-/// received, so a request whose body misses its deadline is answered this way, then
-/// dropped. Accepted sockets are non-blocking: a reader that does not read gets what fits
-/// in the socket's buffer, never a blocked thread. Returns 0 when every byte was handed
-/// to the kernel.
-static inline int sb_send_final_response_fd(int fd, const char *status_line, const char *content_type,
-                                            const char *body, size_t body_size) {
-    char date[40];
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-    char head[512];
-    int length = snprintf(head, sizeof head,
-        "HTTP/1.1 %s\r\nDate: %s\r\nConnection: close\r\nContent-Type: %s\r\nContent-Length: %zu\r\n\r\n",
-        status_line, date, content_type, body_size);
-    if (length < 0 || (size_t)length >= sizeof head) return -1;
-    if (send(fd, head, (size_t)length, MSG_NOSIGNAL | MSG_MORE) != length) return -1;
-    if (send(fd, body, body_size, MSG_NOSIGNAL) != (ssize_t)body_size) return -1;
-    shutdown(fd, SHUT_WR);
-    return 0;
-}
-
-/// The same on a connection's socket (the caller then returns MHD_NO).
-static inline int sb_send_final_response(struct MHD_Connection *connection, const char *status_line,
-                                         const char *content_type, const char *body, size_t body_size) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-    if (info == NULL) return -1;
-    return sb_send_final_response_fd(info->connect_fd, status_line, content_type, body, body_size);
-}
-
 #endif

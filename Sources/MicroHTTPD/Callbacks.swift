@@ -1,3 +1,4 @@
+import CMessageFraming
 import CMicroHTTPD
 import Synchronization
 import ServerSystem
@@ -37,8 +38,10 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
         guard let connection else { return }
         let peer = IPAddress(sb_connection_ip(connection))
         context._withUnsafeGuaranteedRef { context in
-            let state = RequestState(headerNames: context.headerNames, peer: peer, peerTrusted: context.isTrusted(peer),
-                                     fd: sb_connection_fd(connection))
+            let fd = sb_connection_fd(connection)
+            // Its chunked bodies are checked as they are read, before libmicrohttpd sees them.
+            sb_framing_watch(fd)
+            let state = RequestState(headerNames: context.headerNames, peer: peer, peerTrusted: context.isTrusted(peer), fd: fd)
             socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
             context.connectionStates.wrappingAdd(1, ordering: .relaxed)
             // Past its share (another thread took the last slot): shut down before any read.
@@ -53,6 +56,7 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
             if !trusted { context.shares.closed(peer.block) }
             context.deadlines.closed(watch)
         }
+        sb_framing_forget(watch.fd)
         request.release()
         socketContext.pointee = nil
         _ = context._withUnsafeGuaranteedRef { $0.connectionStates.wrappingSubtract(1, ordering: .relaxed) }
@@ -83,9 +87,12 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
             // Resumed, then closed before its answer could be queued (the client left): the
             // answer is still asked for once, so whoever holds the request learns it ended.
             if let held = state.held { _ = held.answer(.clientGone) }
-            // Nobody here answered and the request ended in error: libmicrohttpd refused it
-            // (a line or header section it could not read, a Host missing).
-            if !state.answered && reason == .REQUEST_TERMINATED_WITH_ERROR {
+            // Its chunked body broke RFC 9112's framing: answered 400 below libmicrohttpd.
+            if sb_framing_refused(state.watch.fd) != 0 {
+                context.report(.malformed, status: 400, state, method: nil)
+            } else if !state.answered && reason == .REQUEST_TERMINATED_WITH_ERROR {
+                // Nobody here answered and the request ended in error: libmicrohttpd refused
+                // it (a line or header section it could not read, a Host missing).
                 context.report(.libmicrohttpd, status: 0, state, method: nil)
             }
             state.end()
@@ -280,7 +287,7 @@ private func refuseMidBody(_ context: DaemonContext, _ state: RequestState, _ co
     context.report(reason, status: status, state, method: method)
     let body = problemJSON(status, title, detail)
     _ = body.withUnsafeBytes { bytes in
-        sb_send_final_response(connection, "\(status) \(title)", "application/problem+json",
+        sb_send_final_response_fd(sb_connection_fd(connection), "\(status) \(title)", "application/problem+json",
                                bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
     }
     return .NO

@@ -1,4 +1,5 @@
-import CMicroHTTPD
+import CMessageFraming
+import Glibc
 import Dispatch
 import ServerSystem
 import Synchronization
