@@ -201,9 +201,9 @@ static size_t follow(struct framing *f, const unsigned char *bytes, size_t lengt
         case HEAD_LINE_START:
             f->kept = 0;
             f->kept_whole = 1;
-            // Only lines that may be a request line, a blank line, Transfer-Encoding or
-            // Content-Length are kept; the rest are skipped to their LF.
-            f->state = (!f->request_line || c == '\r' || c == '\n' || c == 't' || c == 'T' || c == 'c' || c == 'C')
+            // Only lines that may be blank, Transfer-Encoding or Content-Length are kept;
+            // the rest (the request line among them) are skipped to their LF.
+            f->state = (c == '\r' || c == '\n' || (f->request_line && (c == 't' || c == 'T' || c == 'c' || c == 'C')))
                 ? HEAD_KEEP : HEAD_SKIP;
             continue;
         case HEAD_SKIP: {

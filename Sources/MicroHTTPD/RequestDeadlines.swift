@@ -1,5 +1,5 @@
 import CMessageFraming
-import Glibc
+import CMicroHTTPD
 import Dispatch
 import ServerSystem
 import Synchronization
