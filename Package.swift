@@ -91,8 +91,8 @@ let package = Package(
         // Fixtures are read from the source tree by path, not bundled.
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "SwitchboardTooling", "TestSupport"], exclude: ["Peers"]),
         .testTarget(name: "CLITests", dependencies: ["Switchboard", "SwitchboardTooling", "RouteMatching", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CMessageFraming", "SystemSupport", "ServerSystem"]),
-        .testTarget(name: "GzipTests", dependencies: ["Gzip"]),
+        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CMessageFraming", "SystemSupport", "ServerSystem", "TestSupport"]),
+        .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "SwitchboardTooling", "MicroHTTPD", "SystemSupport", "ServerSystem", "TestSupport"]),
         // The client against the real server; a child process for the kill-while-persisting test.
         .testTarget(name: "ClientTests", dependencies: ["SwitchboardClient", "SwitchboardServer", "Switchboard", "SwitchboardTooling", "MicroHTTPD", "SystemSupport", "TestSupport",

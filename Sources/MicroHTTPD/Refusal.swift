@@ -3,8 +3,8 @@
 /// have every answer, not only the handler's.
 package struct Refusal: Sendable {
     package enum Reason: String, Sendable, CaseIterable {
-        /// 400: framing a request could be smuggled through, or a field libmicrohttpd
-        /// would misread.
+        /// 400: framing a request could be smuggled through (a chunked body's chunk lines
+        /// and trailers included), or a field libmicrohttpd would misread.
         case malformed
         /// 505: an HTTP version other than 1.0 and 1.1.
         case version

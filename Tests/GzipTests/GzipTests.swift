@@ -1,6 +1,7 @@
 import Foundation
 import Gzip
 import Testing
+import TestSupport
 
 /// gzip against the system's `gzip`, so neither direction trusts our own zlib calls alone.
 struct GzipTests {
@@ -57,7 +58,7 @@ struct GzipTests {
         try process.run()
         try input.fileHandleForWriting.write(contentsOf: Data(bytes))
         try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = output.fileHandleForReading.readAll()
         process.waitUntilExit()
         return [UInt8](data)
     }

@@ -5,6 +5,7 @@ import ServerSystem
 import SystemSupport
 @testable import MicroHTTPD
 import Testing
+import TestSupport
 
 /// MicroHTTPD's pieces that need no socket: the deadline heap of the hold loop, header
 /// lookup, the request target's parts; and a daemon on port 0 that answers, holds
@@ -255,8 +256,8 @@ struct MicroHTTPDTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let status = out.fileHandleForReading.readDataToEndOfFile()
-        let body = err.fileHandleForReading.readDataToEndOfFile()
+        let status = out.fileHandleForReading.readAll()
+        let body = err.fileHandleForReading.readAll()
         process.waitUntilExit()
         return String(decoding: status, as: UTF8.self) + String(decoding: body, as: UTF8.self)
     }

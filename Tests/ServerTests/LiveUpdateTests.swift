@@ -369,7 +369,7 @@ struct LiveUpdateTests {
         let hex = String(port, radix: 16, uppercase: true)
         let hexPort = ":" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
         // Read to the end: /proc reports no size, and the table is long with 200 clients.
-        let table = String(decoding: FileHandle(forReadingAtPath: "/proc/self/net/tcp")?.readDataToEndOfFile() ?? Data(),
+        let table = String(decoding: FileHandle(forReadingAtPath: "/proc/self/net/tcp")?.readAll() ?? Data(),
                            as: UTF8.self)
         var inodes = Set<String>()
         for line in table.split(separator: "\n").dropFirst() {

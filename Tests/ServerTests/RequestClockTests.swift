@@ -142,7 +142,7 @@ struct RequestClockTests {
         let served = try ServeProcessTests.Served(["--config", config, "--access-log"])
         _ = try RawHTTP.exchange(Array("GET /healthz HTTP/1.2\r\nHost: x\r\n\r\n".utf8), port: served.port)
         #expect(served.stop() == 0)
-        let log = served.log + String(decoding: served.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = served.log + String(decoding: served.stderr.fileHandleForReading.readAll(), as: UTF8.self)
         let line = try log.split(separator: "\n").compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .first { $0["message"] as? String == "refused" }
         #expect(line?["status"] as? String == "505", "\(log)")

@@ -133,7 +133,7 @@ struct ServeProcessTests {
         try folder.replace("{ not json")
         #expect(try eventually { try RawHTTP.get("/readyz", port: served.port).json()["lastReloadError"] is String })
         #expect(served.stop() == 0)
-        let rest = String(decoding: served.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let rest = String(decoding: served.stderr.fileHandleForReading.readAll(), as: UTF8.self)
         let lines = (served.log + rest).split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
         }

@@ -83,7 +83,7 @@ struct TrustedProxyTests {
             let direct = try RawHTTP.Connection(port: served.port, source: "127.0.0.2")
             _ = try direct.exchanging("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 192.0.2.1\r\n\r\n")
             #expect(served.stop() == 0)
-            let log = served.log + String(decoding: served.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let log = served.log + String(decoding: served.stderr.fileHandleForReading.readAll(), as: UTF8.self)
             let lines = try log.split(separator: "\n").compactMap { line -> [String: Any]? in
                 let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
                 return object?["message"] as? String == "request" ? object : nil
@@ -132,7 +132,7 @@ struct TrustedProxyTests {
             let answer = try connection.exchanging("GET /healthz HTTP/1.1\r\nHost: x\r\n\(recipe.headers)\r\n")
             #expect(answer.status == 200)
             #expect(served.stop() == 0)
-            let log = served.log + String(decoding: served.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let log = served.log + String(decoding: served.stderr.fileHandleForReading.readAll(), as: UTF8.self)
             let line = try log.split(separator: "\n").compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
                 .first { $0["message"] as? String == "request" }
             #expect(line?["client"] as? String == recipe.client, "\(recipe.name): \(line ?? [:])")
@@ -159,7 +159,7 @@ struct TrustedProxyTests {
         usleep(500_000)
         #expect(served.stop() == 0)
         open.removeAll()
-        let log = served.log + String(decoding: served.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = served.log + String(decoding: served.stderr.fileHandleForReading.readAll(), as: UTF8.self)
         let warnings = log.split(separator: "\n").filter { $0.contains("--trusted-proxy") }
         #expect(warnings.count == 1, "\(log.suffix(2000))")
         #expect(warnings.first?.contains("127.0.0.0/24") == true)

@@ -79,8 +79,8 @@ public enum Subprocess {
             try? input.fileHandleForWriting.close()
         }
         writer.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let outData = out.fileHandleForReading.readAll()
+        let errData = err.fileHandleForReading.readAll()
         process.waitUntilExit()
         return Output(status: process.terminationStatus, stdoutData: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
