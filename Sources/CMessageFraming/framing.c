@@ -26,7 +26,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
-#include <time.h>
 
 /// Longest chunk line (size and extensions) accepted: extensions carry nothing this server
 /// reads, and a client that sends kilobytes of them is not a client of this API.
@@ -189,6 +188,15 @@ static void head_line(struct framing *f) {
     f->length = length;
 }
 
+// Skips what this read holds of a fixed body or a chunk's data: whether it was the last.
+static int skip(struct framing *f, const unsigned char **p, const unsigned char *end) {
+    uint64_t left = (uint64_t)(end - *p);
+    uint64_t take = left < f->remaining ? left : f->remaining;
+    *p += take;
+    f->remaining -= take;
+    return f->remaining == 0;
+}
+
 #define REFUSE(why) do { f->refusal = (why); return (size_t)(p - bytes); } while (0)
 
 // Follows `length` bytes read from the connection: how many of them are acceptable (all of
@@ -228,22 +236,12 @@ static size_t follow(struct framing *f, const unsigned char *bytes, size_t lengt
             head_line(f);
             continue;
         }
-        case FIXED_BODY: {
-            uint64_t left = (uint64_t)(end - p);
-            uint64_t take = left < f->remaining ? left : f->remaining;
-            p += take;
-            f->remaining -= take;
-            if (f->remaining == 0) begin_head(f);
+        case FIXED_BODY:
+            if (skip(f, &p, end)) begin_head(f);
             continue;
-        }
-        case CHUNK_DATA: {
-            uint64_t left = (uint64_t)(end - p);
-            uint64_t take = left < f->remaining ? left : f->remaining;
-            p += take;
-            f->remaining -= take;
-            if (f->remaining == 0) f->state = CHUNK_DATA_CR;
+        case CHUNK_DATA:
+            if (skip(f, &p, end)) f->state = CHUNK_DATA_CR;
             continue;
-        }
         case UNFOLLOWED:
             return length;
         case REFUSED:
@@ -342,24 +340,6 @@ static size_t follow(struct framing *f, const unsigned char *bytes, size_t lengt
         p++;
     }
     return length;
-}
-
-int sb_send_final_response_fd(int fd, const char *status_line, const char *content_type,
-                              const char *body, size_t body_size) {
-    char date[40];
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-    char head[512];
-    int length = snprintf(head, sizeof head,
-        "HTTP/1.1 %s\r\nDate: %s\r\nConnection: close\r\nContent-Type: %s\r\nContent-Length: %zu\r\n\r\n",
-        status_line, date, content_type, body_size);
-    if (length < 0 || (size_t)length >= sizeof head) return -1;
-    if (send(fd, head, (size_t)length, MSG_NOSIGNAL | MSG_MORE) != length) return -1;
-    if (send(fd, body, body_size, MSG_NOSIGNAL) != (ssize_t)body_size) return -1;
-    shutdown(fd, SHUT_WR);
-    return 0;
 }
 
 static void refuse(int fd, struct framing *f) {
