@@ -1,5 +1,6 @@
 import CMessageFraming
 import Testing
+import TestSupport
 
 /// The checker below libmicrohttpd's reads (`CMessageFraming`): what RFC 9112 7.1 frames
 /// as a chunked body passes, whatever a connection carries before and after it; what it
@@ -98,6 +99,86 @@ struct MessageFramingTests {
                      "Content-Length: 0000000000000000000000000000000000000000000000000000000000000007"] {
             let stream = "POST / HTTP/1.1\r\nHost: x\r\n\(head)\r\n\r\n" + Self.post + "2\n{}\r\n0\r\n\r\n"
             #expect(Self.check(stream).refusal == nil, "\(head)")
+        }
+    }
+
+    /// 2,000 random connections of what RFC 9112 allows (requests without a body, fixed
+    /// bodies of any bytes, chunked bodies with random sizes, extensions and trailers, one
+    /// after another), read whole and in pieces: every byte is accepted. Then the first
+    /// byte of one of its chunk lines made a bare LF: refused there.
+    @Test func randomConnectionsRFC9112AllowsAreAcceptedWhole() {
+        var rng = SplitMix(seed: 58)
+        for run in 0..<2_000 {
+            var stream: [UInt8] = [], chunkLines: [Int] = []
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                Self.appendRequest(to: &stream, chunkLines: &chunkLines, using: &rng)
+            }
+            let whole = Self.check(stream)
+            #expect(whole.refusal == nil && whole.accepted == stream.count,
+                    "run \(run): \(whole.refusal ?? "") at \(whole.accepted) of \(String(decoding: stream, as: UTF8.self).debugDescription)")
+            guard let line = chunkLines.randomElement(using: &rng) else { continue }
+            var broken = stream
+            broken[line] = UInt8(ascii: "\n")
+            let refused = Self.check(broken)
+            #expect(refused.refusal != nil && refused.accepted == line, "run \(run)")
+        }
+    }
+
+    static func appendRequest(to stream: inout [UInt8], chunkLines: inout [Int], using rng: inout SplitMix) {
+        func append(_ text: String) { stream += Array(text.utf8) }
+        func token() -> String {
+            let tchars = Array("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+            return String((0..<Int.random(in: 1...8, using: &rng)).map { _ in tchars.randomElement(using: &rng)! })
+        }
+        func fieldText() -> [UInt8] {
+            (0..<Int.random(in: 0...12, using: &rng)).map { _ in
+                [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8.random(in: 0x21...0x7E, using: &rng), UInt8.random(in: 0x80...0xFF, using: &rng)]
+                    .randomElement(using: &rng)!
+            }
+        }
+        let newline = Bool.random(using: &rng) ? "\r\n" : "\n"
+        append("POST /v1/resolve HTTP/1.\(Int.random(in: 0...1, using: &rng))\(newline)Host: x\(newline)")
+        switch Int.random(in: 0...2, using: &rng) {
+        case 0:
+            append(newline)
+        case 1:
+            let body = (0..<Int.random(in: 0...300, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            append("\(Bool.random(using: &rng) ? "Content-Length" : "content-length"):\(Bool.random(using: &rng) ? " " : "")\(body.count)\(newline)\(newline)")
+            stream += body
+        default:
+            append("Transfer-Encoding: chunked\(newline)\(newline)")
+            for last in (0..<Int.random(in: 0...4, using: &rng)).map({ _ in false }) + [true] {
+                let size = last ? 0 : Int.random(in: 1...200, using: &rng)
+                let digits = String(size, radix: 16, uppercase: Bool.random(using: &rng))
+                chunkLines.append(stream.count)
+                append(String(repeating: "0", count: Int.random(in: 0...3, using: &rng)) + digits)
+                for _ in 0..<Int.random(in: 0...2, using: &rng) {
+                    append((Bool.random(using: &rng) ? " ; " : ";") + token())
+                    guard Bool.random(using: &rng) else { continue }
+                    append(Bool.random(using: &rng) ? "=" : " = ")
+                    if Bool.random(using: &rng) {
+                        append(token())
+                    } else {
+                        // A quoted string: qdtext, with quoted pairs for its quote and backslash.
+                        stream.append(UInt8(ascii: "\""))
+                        for byte in fieldText() {
+                            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { stream.append(UInt8(ascii: "\\")) }
+                            stream.append(byte)
+                        }
+                        stream.append(UInt8(ascii: "\""))
+                    }
+                }
+                append("\r\n")
+                guard !last else { break }
+                stream += (0..<size).map { _ in UInt8.random(in: 0...255, using: &rng) }
+                append("\r\n")
+            }
+            for _ in 0..<Int.random(in: 0...2, using: &rng) {
+                append(token() + ":")
+                stream += fieldText()
+                append("\r\n")
+            }
+            append("\r\n")
         }
     }
 }
