@@ -8,9 +8,9 @@
 // call it reads sockets with: the executable's definition is the one the library's calls
 // bind to. A socket the daemon watches (`sb_framing_watch`) has each read followed through
 // a small state machine of the connection's requests: heads are skimmed for
-// Transfer-Encoding and Content-Length (libmicrohttpd and the daemon refuse any head these
-// two disagree on), fixed bodies skipped, chunked bodies checked byte by byte. Every other
-// socket of the process is read by `recvfrom` untouched.
+// Transfer-Encoding and Content-Length (a head with both, or with two lengths, the daemon
+// refuses and closes), fixed bodies skipped, chunked bodies checked byte by byte. Every
+// other socket of the process is read by `recvfrom` untouched.
 //
 // A violation is answered at once: a 400 problem written to the socket, which is then shut
 // down both ways; the bytes before it are handed to libmicrohttpd (so its request is known

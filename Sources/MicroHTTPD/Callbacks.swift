@@ -287,8 +287,8 @@ private func refuseMidBody(_ context: DaemonContext, _ state: RequestState, _ co
     context.report(reason, status: status, state, method: method)
     let body = problemJSON(status, title, detail)
     _ = body.withUnsafeBytes { bytes in
-        sb_send_final_response_fd(sb_connection_fd(connection), "\(status) \(title)", "application/problem+json",
-                               bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+        sb_send_final_response_fd(state.watch.fd, "\(status) \(title)", "application/problem+json",
+                                  bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
     }
     return .NO
 }
