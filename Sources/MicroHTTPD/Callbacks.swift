@@ -89,7 +89,7 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
             if let held = state.held { _ = held.answer(.clientGone) }
             // Its chunked body broke RFC 9112's framing: answered 400 below libmicrohttpd.
             if sb_framing_refused(state.watch.fd) != 0 {
-                context.report(.malformed, status: 400, state, method: nil)
+                context.report(.malformed, status: 400, state, methodName: state.chunkedMethod)
             } else if !state.answered && reason == .REQUEST_TERMINATED_WITH_ERROR {
                 // Nobody here answered and the request ended in error: libmicrohttpd refused
                 // it (a line or header section it could not read, a Host missing).
@@ -156,7 +156,7 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
         if state.peerTrusted { state.client = forwardedClient(context.configuration.trustedProxies, peer: state.peer, connection) }
         // Answered at once, before any body is read, and the connection closes (0.9.75
         // closes a connection answered on the first call): what a smuggling attempt deserves.
-        guard let refusal = framingRefusal(context, state, connection, url, version) else { return .YES }
+        guard let refusal = framingRefusal(context, state, connection, method, url, version) else { return .YES }
         context.report(Refusal.reason(ofFraming: refusal.status), status: refusal.status, state, method: method)
         return queue(connection, refusal, context: context, state: state)
     }
@@ -178,7 +178,7 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
 
 /// The request's framing and size, checked on its head (RFC 9112): the answer that
 /// refuses it, or nil. Reads the headers the handler asks for on the way.
-private func framingRefusal(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer,
+private func framingRefusal(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer, _ method: UnsafePointer<CChar>,
                             _ url: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?) -> HTTPResponse? {
     let limits = context.configuration
     // RFC 9112 2.3: a server answers 505 to a major version it does not support; 0.9.75
@@ -215,6 +215,7 @@ private func framingRefusal(_ context: DaemonContext, _ state: RequestState, _ c
         // RFC 9112 6.1: an HTTP/1.0 message with a transfer coding cannot be framed
         // reliably; its answer closes the connection.
         if let version, strcmp(version, "HTTP/1.0") == 0 { state.closeAfterAnswer = true }
+        state.chunkedMethod = methodName(method).name
     }
     // A NUL byte inside the request target truncates the C string MHD hands out; the
     // version follows the target in the same request-line buffer, so a gap larger than

@@ -274,11 +274,17 @@ final class DaemonContext: Sendable {
 
     /// Tells ``HTTPDaemon/Configuration/onRefusal`` of a refusal of the request in `state`.
     func report(_ reason: Refusal.Reason, status: Int, _ state: RequestState, method: UnsafePointer<CChar>?) {
+        guard configuration.onRefusal != nil else { return }
+        report(reason, status: status, state, methodName: method.map { String(cString: $0) })
+    }
+
+    /// The same with the method's name.
+    func report(_ reason: Refusal.Reason, status: Int, _ state: RequestState, methodName: String?) {
         guard let onRefusal = configuration.onRefusal else { return }
         // A target is named up to 1 KiB: a refused one may be far longer.
         let target = state.target.isEmpty ? nil : String(decoding: state.target.prefix(1024), as: UTF8.self)
         onRefusal(Refusal(reason, status: status, client: state.client, proxy: state.peerTrusted ? state.peer : nil,
-                          method: method.map { String(cString: $0) }, target: target))
+                          method: methodName, target: target))
     }
     let streams: OpenStreams
 

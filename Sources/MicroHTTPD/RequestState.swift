@@ -56,6 +56,9 @@ final class RequestState {
     @exclusivity(unchecked) var answered = false
     /// Bytes of the body counted in ``DaemonContext/bodyBytes``.
     @exclusivity(unchecked) var bodyCounted = 0
+    /// The method of a request with a chunked body: named by the refusal of its framing,
+    /// which is reported when the request completes (`CMessageFraming`).
+    @exclusivity(unchecked) var chunkedMethod: String?
 
     init(headerNames: [String], peer: IPAddress, peerTrusted: Bool, fd: Int32) {
         self.headerNames = headerNames
@@ -118,6 +121,7 @@ final class RequestState {
         bodyTooLarge = false
         closeAfterAnswer = false
         answered = false
+        if chunkedMethod != nil { chunkedMethod = nil }
         held = nil
         if !heldHeaders.isEmpty { heldHeaders = [] }
         if target.capacity > Self.keptCapacity { target = [] }

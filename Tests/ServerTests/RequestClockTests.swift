@@ -141,13 +141,24 @@ struct RequestClockTests {
         let config = Manifests.root.appendingPathComponent("Config/routes.json").path
         let served = try ServeProcessTests.Served(["--config", config, "--access-log"])
         _ = try RawHTTP.exchange(Array("GET /healthz HTTP/1.2\r\nHost: x\r\n\r\n".utf8), port: served.port)
+        // A chunked body refused below libmicrohttpd (a bare LF ends its chunk line).
+        let chunked = try RawHTTP.exchange(Array((Self.chunked + "2\n{}\r\n0\r\n\r\n").utf8), port: served.port)
+        #expect(chunked.status == 400)
+        // Logged when libmicrohttpd completes the request, which may follow the answer.
+        usleep(300_000)
         #expect(served.stop() == 0)
         let log = served.log + String(decoding: served.stderr.fileHandleForReading.readAll(), as: UTF8.self)
-        let line = try log.split(separator: "\n").compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .first { $0["message"] as? String == "refused" }
+        let lines = try log.split(separator: "\n").compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0["message"] as? String == "refused" }
+        let line = lines.first
         #expect(line?["status"] as? String == "505", "\(log)")
         #expect(line?["reason"] as? String == "version")
         #expect(line?["client"] as? String == "127.0.0.1")
         #expect(line?["target"] as? String == "/healthz")
+        let framing = lines.dropFirst().first
+        #expect(framing?["status"] as? String == "400", "\(log)")
+        #expect(framing?["reason"] as? String == "malformed")
+        #expect(framing?["method"] as? String == "POST")
+        #expect(framing?["target"] as? String == "/v1/resolve")
     }
 }
