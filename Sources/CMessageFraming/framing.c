@@ -12,9 +12,10 @@
 // refuses and closes), fixed bodies skipped, chunked bodies checked byte by byte. Every
 // other socket of the process is read by `recvfrom` untouched.
 //
-// A violation is answered at once: a 400 problem written to the socket, which is then shut
-// down both ways; the bytes before it are handed to libmicrohttpd (so its request is known
-// and logged), the violating ones never, and every later read fails with ECONNRESET.
+// A violation is answered with a 400 problem written to the socket, which is then shut down
+// both ways, and every later read fails with ECONNRESET. The bytes before it are handed to
+// libmicrohttpd first (so its request is known and logged, and requests pipelined before
+// it are answered before the 400); the violating ones never are.
 
 #include "framing.h"
 
@@ -43,6 +44,9 @@ enum state {
     /// A head this file cannot follow (a Content-Length it cannot read): libmicrohttpd or
     /// the daemon refuses it and closes the connection; nothing more is checked.
     UNFOLLOWED,
+    /// Bytes were refused; those before them were handed over, and the refusal is answered
+    /// at the next read (once libmicrohttpd has answered the requests they completed).
+    REFUSING,
     REFUSED,
 };
 
@@ -104,11 +108,15 @@ void sb_framing_forget(int fd) {
     free(atomic_exchange_explicit(entry, NULL, memory_order_acq_rel));
 }
 
-int sb_framing_refused(int fd) {
+static int in_state(int fd, enum state state) {
     _Atomic(struct framing *) *entry = slot(fd, 0);
     struct framing *framing = entry == NULL ? NULL : atomic_load_explicit(entry, memory_order_acquire);
-    return framing != NULL && framing->state == REFUSED;
+    return framing != NULL && framing->state == state;
 }
+
+int sb_framing_refused(int fd) { return in_state(fd, REFUSED); }
+
+int sb_framing_refusing(int fd) { return in_state(fd, REFUSING); }
 
 // RFC 9110 5.6.2: tchar.
 static int is_tchar(unsigned char c) {
@@ -244,6 +252,7 @@ static size_t follow(struct framing *f, const unsigned char *bytes, size_t lengt
             continue;
         case UNFOLLOWED:
             return length;
+        case REFUSING:
         case REFUSED:
             return 0;
         default:
@@ -357,7 +366,9 @@ static void refuse(int fd, struct framing *f) {
 ssize_t recv(int fd, void *buffer, size_t length, int flags) {
     _Atomic(struct framing *) *entry = slot(fd, 0);
     struct framing *f = entry == NULL ? NULL : atomic_load_explicit(entry, memory_order_acquire);
-    if (f != NULL && f->state == REFUSED) {
+    if (f != NULL && f->state >= REFUSING) {
+        // libmicrohttpd reads again only once it has answered what it was handed.
+        if (f->state == REFUSING) refuse(fd, f);
         errno = ECONNRESET;
         return -1;
     }
@@ -365,10 +376,17 @@ ssize_t recv(int fd, void *buffer, size_t length, int flags) {
     if (f == NULL || got <= 0 || (flags & MSG_PEEK)) return got;
     size_t accepted = follow(f, buffer, (size_t)got);
     if (accepted == (size_t)got) return got;
-    refuse(fd, f);
-    if (accepted > 0) return (ssize_t)accepted;
-    errno = ECONNRESET;
-    return -1;
+    if (accepted == 0) {
+        refuse(fd, f);
+        errno = ECONNRESET;
+        return -1;
+    }
+    // The bytes before the refused one may complete requests pipelined before it: they are
+    // handed over and answered first. Shutting the reading side wakes libmicrohttpd's
+    // epoll once it reads again (the rest of this read is gone from the socket).
+    f->state = REFUSING;
+    shutdown(fd, SHUT_RD);
+    return (ssize_t)accepted;
 }
 
 size_t sb_framing_check(const char *bytes, size_t length, size_t piece, const char **detail) {

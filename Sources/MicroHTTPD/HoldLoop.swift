@@ -1,3 +1,4 @@
+import CMessageFraming
 import CMicroHTTPD
 import Synchronization
 
@@ -121,7 +122,9 @@ final class HoldLoop: Sendable {
             return (id, wake)
         }
         guard let (id, wake) = registered else { return nil }
-        if fd >= 0 {
+        // A connection whose pipelined bytes hold a refused chunked body has its reading
+        // side shut by the check (CMessageFraming): not a hang-up, and not watched as one.
+        if fd >= 0 && sb_framing_refusing(fd) == 0 {
             // One-shot, and never removed on the wake-up path (a syscall saved per request
             // woken): closing the socket takes it out of the set; a connection kept alive
             // keeps a disarmed entry whose id is stale, re-armed with a new id (MOD) when

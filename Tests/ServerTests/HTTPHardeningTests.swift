@@ -161,6 +161,29 @@ final class HTTPHardeningTests {
         #expect(eventually(within: 3) { (try? Self.malformedCount(port: live.port)) == 1 })
     }
 
+    /// Requests pipelined before a badly framed chunked body are answered first, in order;
+    /// then the 400, and the connection closes.
+    @Test func requestsPipelinedBeforeABadChunkedBodyAreAnsweredFirst() throws {
+        let body = #"{"urls":["/artwork/a"]}"#
+        let good = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+        let bad = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\n{}\r\n0\r\n\r\n"
+        let connection = try RawHTTP.Connection(port: server.port, timeoutSeconds: 3)
+        connection.send(Array((good + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" + bad + "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n").utf8))
+        var received: [UInt8] = []
+        while let bytes = connection.receive(), !bytes.isEmpty { received += bytes }
+        let text = String(decoding: received, as: UTF8.self)
+        let answers = text.matches(of: /(?:^|\r\n\r\n|\}|ok)HTTP\/1\.[01] (\d{3})/).map { String($0.output.1) }
+        #expect(answers == ["200", "200", "400"], "\(text)")
+        #expect(text.hasSuffix(#""detail":"a chunk line ends in LF without CR"}"#), "\(text)")
+        // A batch, which is parked while it runs off the daemon's threads, right before it.
+        let batch = try RawHTTP.Connection(port: server.port, timeoutSeconds: 3)
+        batch.send(Array((good + bad).utf8))
+        received = []
+        while let bytes = batch.receive(), !bytes.isEmpty { received += bytes }
+        let batchText = String(decoding: received, as: UTF8.self)
+        #expect(batchText.matches(of: /(?:^|\r\n\r\n|\})HTTP\/1\.[01] (\d{3})/).map { String($0.output.1) } == ["200", "400"], "\(batchText)")
+    }
+
     static func malformedCount(port: Int) throws -> Int {
         let metrics = try RawHTTP.get("/metrics", port: port).text
         let line = metrics.split(separator: "\n").first { $0.hasPrefix(#"switchboard_refusals_total{reason="malformed"}"#) }

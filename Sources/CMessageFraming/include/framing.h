@@ -16,6 +16,10 @@ void sb_framing_forget(int fd);
 /// Whether the connection's chunked body was refused (answered 400 and shut down).
 int sb_framing_refused(int fd);
 
+/// Whether a refusal waits for the connection's next read: the bytes before it were handed
+/// over and the socket's reading side shut, so its peer only seems to have hung up.
+int sb_framing_refusing(int fd);
+
 /// Writes a whole response with `Connection: close` straight to the socket `fd` and shuts
 /// down its sending side. 0.9.75 refuses MHD_queue_response while a body is being
 /// received, so a request refused mid-body (late, past a budget, badly framed) is answered
