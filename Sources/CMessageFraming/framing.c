@@ -382,8 +382,9 @@ ssize_t recv(int fd, void *buffer, size_t length, int flags) {
         return -1;
     }
     // The bytes before the refused one may complete requests pipelined before it: they are
-    // handed over and answered first. Shutting the reading side wakes libmicrohttpd's
-    // epoll once it reads again (the rest of this read is gone from the socket).
+    // handed over and answered first. The rest of this read is gone from the socket, so no
+    // new data would wake libmicrohttpd to read again; shutting the reading side makes the
+    // socket readable, and the read it then makes answers the refusal.
     f->state = REFUSING;
     shutdown(fd, SHUT_RD);
     return (ssize_t)accepted;
