@@ -18,6 +18,7 @@
 // it are answered before the 400); the violating ones never are.
 
 #include "framing.h"
+#include "grammar.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -117,23 +118,6 @@ static int in_state(int fd, enum state state) {
 int sb_framing_refused(int fd) { return in_state(fd, REFUSED); }
 
 int sb_framing_refusing(int fd) { return in_state(fd, REFUSING); }
-
-// RFC 9110 5.6.2: tchar.
-static int is_tchar(unsigned char c) {
-    static const char others[] = "!#$%&'*+-.^_`|~";
-    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return 1;
-    return c != 0 && memchr(others, c, sizeof others - 1) != NULL;
-}
-
-// VCHAR, obs-text, SP and HTAB: what a field value (and a quoted string's text) may hold.
-static int is_field_byte(unsigned char c) { return c == ' ' || c == '\t' || (c >= 0x21 && c != 0x7F); }
-
-static int hex_value(unsigned char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
 
 // Whether the kept line's field name, case aside, is `name` (whitespace before the colon
 // is read past, as a lenient reader would: the daemon refuses such a head anyway).
