@@ -87,9 +87,10 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
             // Resumed, then closed before its answer could be queued (the client left): the
             // answer is still asked for once, so whoever holds the request learns it ended.
             if let held = state.held { _ = held.answer(.clientGone) }
-            // Its chunked body broke RFC 9112's framing: answered 400 below libmicrohttpd.
-            if sb_framing_refused(state.watch.fd) != 0 {
-                context.report(.malformed, status: 400, state, methodName: state.chunkedMethod)
+            // Its chunked body broke RFC 9112's framing: answered 400 below libmicrohttpd
+            // (asked of chunked requests only, the only ones it can refuse).
+            if let method = state.chunkedMethod, sb_framing_refused(state.watch.fd) != 0 {
+                context.report(.malformed, status: 400, state, methodName: method)
             } else if !state.answered && reason == .REQUEST_TERMINATED_WITH_ERROR {
                 // Nobody here answered and the request ended in error: libmicrohttpd refused
                 // it (a line or header section it could not read, a Host missing).
