@@ -7,9 +7,11 @@ let package = Package(
     // library is held to them by Tests/Portability/apple-floors.py (PortabilityTests).
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .executable(name: "switchboard", targets: ["switchboard"]),
-        .library(name: "Switchboard", targets: ["Switchboard"]),
-        .library(name: "SwitchboardClient", targets: ["SwitchboardClient"]),
+        // The command; its target is SwitchboardCLI, so that no two targets, products or
+        // folders differ only by case (a Mac's volume would merge them).
+        .executable(name: "switchboard", targets: ["SwitchboardCLI"]),
+        // For apps and backends: `import SwitchboardKit`, whose main type is SwitchboardClient.
+        .library(name: "SwitchboardKit", targets: ["SwitchboardKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -64,10 +66,11 @@ let package = Package(
         ),
         // For apps and backends: the manifest kept current from the server (blocking polls,
         // backoff, an atomic cache, a bundled copy) and resolution offline with the same engine.
-        .target(name: "SwitchboardClient", dependencies: ["Switchboard", "SystemSupport", .product(name: "Logging", package: "swift-log")]),
-        // The command line: argument parsing and printing only.
+        .target(name: "SwitchboardKit", dependencies: ["Switchboard", "SystemSupport", .product(name: "Logging", package: "swift-log")]),
+        // The command line (`switchboard`): argument parsing and printing; each command's
+        // work is in SwitchboardTooling and SwitchboardServer.
         .executableTarget(
-            name: "switchboard",
+            name: "SwitchboardCLI",
             dependencies: [
                 "Switchboard",
                 "SwitchboardTooling",
@@ -83,7 +86,7 @@ let package = Package(
         // `swift run -c release --experimental-lto-mode=full switchboard-bench`: resolution and load benchmark.
         // `--client`: the client against a server in the same process.
         .executableTarget(name: "switchboard-bench", dependencies: [
-            "Switchboard", "SwitchboardTooling", "SwitchboardServer", "SwitchboardClient", "SystemSupport", "ServerSystem", .product(name: "Logging", package: "swift-log"),
+            "Switchboard", "SwitchboardTooling", "SwitchboardServer", "SwitchboardKit", "SystemSupport", "ServerSystem", .product(name: "Logging", package: "swift-log"),
         ]),
         // Shared by the test targets: running the built CLI and reference tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -95,10 +98,10 @@ let package = Package(
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "SwitchboardTooling", "MicroHTTPD", "SystemSupport", "ServerSystem", "TestSupport"]),
         // The client against the real server; a child process for the kill-while-persisting test.
-        .testTarget(name: "ClientTests", dependencies: ["SwitchboardClient", "SwitchboardServer", "Switchboard", "SwitchboardTooling", "MicroHTTPD", "SystemSupport", "TestSupport",
+        .testTarget(name: "ClientTests", dependencies: ["SwitchboardKit", "SwitchboardServer", "Switchboard", "SwitchboardTooling", "MicroHTTPD", "SystemSupport", "TestSupport",
                                                   .product(name: "Logging", package: "swift-log")],
                     exclude: ["Fixtures"]),
-        .executableTarget(name: "client-cache-writer", dependencies: ["SwitchboardClient"], path: "Tests/ClientCacheWriter"),
+        .executableTarget(name: "client-cache-writer", dependencies: ["SwitchboardKit"], path: "Tests/ClientCacheWriter"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,7 +43,7 @@ extension SwitchboardAPI {
     private static func report(_ cases: [ValidationCase], _ compiled: CompiledManifest) -> (HTTPResponse, OutcomeCounts) {
         var outcomes = OutcomeCounts.none
         let results = cases.compactMap { c -> ResultSummary? in
-            let result = compiled.resolve(c.url, context: c.context ?? .none, explain: true)
+            let result = compiled.resolve(c.url, context: c.context ?? .empty, explain: true)
             outcomes.count(result.status)
             return (try? JSONParser.parse(compiled.resultJSON(result))).flatMap(ResultSummary.init(json:))
         }

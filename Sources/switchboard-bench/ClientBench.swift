@@ -7,7 +7,7 @@
 import Foundation
 import Logging
 import Switchboard
-import SwitchboardClient
+import SwitchboardKit
 import SwitchboardServer
 import SystemSupport
 
@@ -78,14 +78,14 @@ func clientBench(renames: Int) async throws {
         guard let at = await adopted(version) else { fatalError("the update sequence ended") }
         announcements.append(milliseconds(at - renamed))
     }
-    await client.stop()
+    await client.stopAndWait()
     print("rename -> server serving it        (\(renames) renames): \(percentiles(reloads))")
     print("rename -> client announcing it     (\(renames) renames): \(percentiles(announcements))  [held poll, persisted first]")
 
     // Offline resolve: the engine alone, and through the client, same URLs, same rounds.
     let json = manifestJSON(routes: 1_000)
     let engine = try CompiledManifest(json: json)
-    let offline = SwitchboardClient(configuration: .init(server: URL(string: "http://127.0.0.1:1")!, bundled: json, logger: quiet))
+    let offline = SwitchboardClient(configuration: .init(server: URL(string: "http://127.0.0.1:1")!, bundled: .data(Data(json)), logger: quiet))
     let urls = urlMix(routes: 1_000)
     let urlBytes = urls.map { Array($0.utf8) }
     var engineRounds: [Double] = [], clientRounds: [Double] = []
@@ -113,12 +113,11 @@ func clientIdle(url: String, seconds: Int, wait: Int, bundled: String?) async {
         }
     }
     let transport = Counting()
-    let bytes = bundled.flatMap { FileManager.default.contents(atPath: $0) }.map { [UInt8]($0) }
-    let client = SwitchboardClient(configuration: .init(server: URL(string: url)!, bundled: bytes, policy: UpdatePolicy(wait: wait), logger: quiet),
+    let client = SwitchboardClient(configuration: .init(server: URL(string: url)!, bundled: bundled.map { .file(URL(fileURLWithPath: $0)) }, policy: UpdatePolicy(wait: wait), logger: quiet),
                                    transport: transport)
     client.start()
     try? await Task.sleep(for: .seconds(seconds))
-    await client.stop()
+    await client.stopAndWait()
     print(transport.polls.summary)
 }
 
@@ -130,26 +129,27 @@ final class Counter: Sendable {
 
 /// `--client-start`: what an app's launch pays for the client, with a bundled manifest of
 /// 100, 1,000 and 10,000 generated routes: `init` on the caller's thread, and the time until
-/// `ready(timeout:)` says the bundle is in use (read and compiled off that thread). Medians
-/// and maxima over `rounds` clients each, rounds alternating between the sizes.
+/// a `resolve` made right after it is answered (it waits for the bundle, compiled off that
+/// thread: the link that launched the app). Medians and maxima over `rounds` clients each,
+/// rounds alternating between the sizes.
 func clientStartBench(rounds: Int) async {
     let sizes = [100, 1_000, 10_000]
-    let bundles = sizes.map { manifestJSON(routes: $0) }
+    let bundles = sizes.map { Data(manifestJSON(routes: $0)) }
     var inits = [[Double]](repeating: [], count: sizes.count), readies = inits
     for _ in 0..<rounds {
         for (i, bundle) in bundles.enumerated() {
             let started = ContinuousClock.now
-            let client = SwitchboardClient(configuration: .init(server: URL(string: "http://127.0.0.1:1")!, bundled: bundle,
+            let client = SwitchboardClient(configuration: .init(server: URL(string: "http://127.0.0.1:1")!, bundled: .data(bundle),
                                                                 logger: quiet, followsAppLifecycle: false))
             let initialized = ContinuousClock.now
-            _ = await client.ready(timeout: .seconds(60))
+            guard client.resolve("/r0/launch") != nil else { fatalError("the launching link was not answered") }
             inits[i].append(milliseconds(initialized - started))
             readies[i].append(milliseconds(.now - started))
         }
     }
     for (i, size) in sizes.enumerated() {
         let s = inits[i].sorted(), r = readies[i].sorted()
-        print(String(format: "%6d routes: init median %.3f ms, max %.3f ms; ready median %.1f ms, max %.1f ms",
+        print(String(format: "%6d routes: init median %.3f ms, max %.3f ms; first resolve median %.1f ms, max %.1f ms",
                      size, s[s.count / 2], s[s.count - 1], r[r.count / 2], r[r.count - 1]))
     }
 }

@@ -2,7 +2,7 @@
 // over, alternating between two manifests, until it is killed. The test kills it at
 // random points and checks that the file always reads back as one of them.
 import Foundation
-import SwitchboardClient
+import SwitchboardKit
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4 else {

@@ -1,7 +1,7 @@
 import Foundation
 import Observation
 import Switchboard
-import SwitchboardClient
+import SwitchboardKit
 import Testing
 import SystemSupport
 import TestSupport
@@ -22,19 +22,46 @@ struct AppClientTests {
     static func sceneCameBack(_ client: SwitchboardClient) { client.resume() }
     static func appIsQuitting(_ client: SwitchboardClient) { client.stop() }
 
-    @Test func initReturnsAtOnceAndTheBundledCopyIsReadOffTheCallersThread() async throws {
+    /// The link that launched the app: resolved right after `init`, with a bundled table
+    /// large enough that its compile (off the caller's thread) is still under way, every
+    /// resolve is answered, from the bundled copy; `init` itself returned at once.
+    @Test func theLaunchingLinkIsAnsweredRightAfterInitWithTenThousandRoutes() async throws {
         let bundled = Self.manifest(routes: 10_000)
         let started = ContinuousClock.now
         let client = SwitchboardClient(configuration: ClientTests.configuration(server: "http://127.0.0.1:1", bundled: bundled))
         let initTook = ContinuousClock.now - started
         // The compile of 10,000 routes (tens of milliseconds in a release build, far more in
-        // this debug one) has not happened on this thread: nothing is in use yet.
-        #expect(client.current == nil)
-        #expect(client.resolve("/r1/x") == nil)
+        // this debug one) has not happened on this thread.
         #expect(initTook < .milliseconds(100), "init took \(initTook)")
-        #expect(await client.ready(timeout: .seconds(60)))
+        let stillCompiling = client.current == nil
+        let answers = (0..<20).map { client.resolve("/r\($0 * 499)/launch")?.result.destination }
+        #expect(answers == (0..<20).map { "D\($0 * 499)" }, "\(answers)")
+        #expect(stillCompiling, "the compile ended before the first resolve: this test no longer shows the wait")
         #expect(client.current?.source == .bundle)
         #expect(client.resolve(URL(string: "/r7/abc")!)?.result.destination == "D7")
+        // The same from a bundled file, read off the caller's thread too.
+        let folder = try ClientTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("routes.json")
+        try Data(bundled).write(to: file)
+        var configuration = ClientTests.configuration(server: "http://127.0.0.1:1")
+        configuration.bundled = .file(file)
+        let fromFile = SwitchboardClient(configuration: configuration)
+        #expect(fromFile.resolve("/r9999/x")?.result.destination == "D9999")
+    }
+
+    /// Nil only when there is no copy at all: no bundle and no cache, or a bundled file
+    /// that cannot be read (reported as a bootstrap problem).
+    @Test func resolveAnswersNilOnlyWithoutAnyCopy() async throws {
+        let nothing = SwitchboardClient(configuration: ClientTests.configuration(server: "http://127.0.0.1:1"))
+        #expect(nothing.resolve("/r1/x") == nil)
+        var configuration = ClientTests.configuration(server: "http://127.0.0.1:1")
+        configuration.bundled = .file(URL(fileURLWithPath: "/nonexistent/routes.json"))
+        let missing = SwitchboardClient(configuration: configuration)
+        #expect(missing.resolve("/r1/x") == nil)
+        #expect(missing.bootstrapProblems.map(\.kind) == [.bootstrap])
+        #expect(missing.bootstrapProblems.first?.message.contains("/nonexistent/routes.json cannot be read") == true,
+                "\(missing.bootstrapProblems)")
     }
 
     @Test func aCacheInAFolderThatDoesNotExistIsWrittenAndKeepsItsPermissions() async throws {
@@ -157,7 +184,7 @@ struct AppClientTests {
         server.fault = .status(503, retryAfter: "1")
         client.resume()
         #expect(await mainActorWait { model.lastFailure?.status == 503 })
-        await client.stop()
+        await client.stopAndWait()
     }
 
     /// Waits on the main actor, letting it run the model's updates in between.
@@ -173,7 +200,7 @@ struct AppClientTests {
 
     @Test func previewsAndTestsCanMakeEveryValueTheClientHandsOut() throws {
         let compiled = try CompiledManifest(json: Array(Manifests.small(version: 9, destination: "Preview").utf8))
-        let manifest = SwitchboardClient.ManifestInUse(compiled: compiled, etag: compiled.etag, source: SwitchboardClient.ManifestSource.bundle)
+        let manifest = ManifestInUse(compiled: compiled, etag: compiled.etag, source: ManifestSource.bundle)
         #expect(manifest.version == 9)
         let failure = ClientFailure(.status, "the server answered 503", status: 503, retryAfter: .seconds(5))
         let updates: [ClientUpdate] = [.adopted(manifest), .failed(failure)]
@@ -186,18 +213,17 @@ struct AppClientTests {
         #expect(page.int("n") == 42)
         #expect(page.string("ref") == "x")
         #expect(page.param("missing") == nil)
-        // A logger without `import Logging`: the type comes with the client.
-        let logger = Logger(label: "app")
-        #expect(logger.label == "app")
     }
 
     @Test func aTransportErrorKeepsItsURLErrorCode() async throws {
         let client = SwitchboardClient(configuration: ClientTests.configuration(server: "http://127.0.0.1:\(try ClientTests.closedPort())"))
         let log = ClientTests.follow(client)
         let failure = Locked<ClientFailure?>(nil)
-        let subscription = client.onUpdate { if case .failed(let f) = $0 { failure.withLock { $0 = f } } }
+        let queue = DispatchQueue(label: "updates")
+        let subscription = client.onUpdate(on: queue) { if case .failed(let f) = $0 { failure.withLock { $0 = f } } }
         await client.refresh()
         _ = await log.first { $0.failure != nil }
+        queue.sync {}
         subscription.cancel()
         let code = try #require(failure.withLock { $0 }?.urlErrorCode)
         #expect([.cannotConnectToHost, .networkConnectionLost, .timedOut, .cannotFindHost].contains(code), "\(code)")

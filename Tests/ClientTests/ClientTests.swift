@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import MicroHTTPD
 import Switchboard
-import SwitchboardClient
+import SwitchboardKit
 import SwitchboardServer
 import Testing
 import TestSupport
@@ -21,7 +21,7 @@ struct ClientTests {
     /// asked, so that a test that posts them moves no other test's client.
     static func configuration(server: String, cacheFile: String? = nil, bundled: [UInt8]? = nil,
                               policy: UpdatePolicy = UpdatePolicy(), followsAppLifecycle: Bool = false) -> SwitchboardClient.Configuration {
-        .init(server: URL(string: server)!, cacheFile: cacheFile.map { URL(fileURLWithPath: $0) }, bundled: bundled, policy: policy, logger: quiet,
+        .init(server: URL(string: server)!, cacheFile: cacheFile.map { URL(fileURLWithPath: $0) }, bundled: bundled.map { .data(Data($0)) }, policy: policy, logger: quiet,
               followsAppLifecycle: followsAppLifecycle)
     }
 
@@ -101,7 +101,7 @@ struct ClientTests {
         #expect(adopted?.source == "server")
         #expect(Self.destination(client) == "FromServer")
         #expect(try ManifestCache(path: cacheFile).read().etag == server.etag)
-        await client.stop()
+        await client.stopAndWait()
 
         // The next start begins from the cache, offline.
         let again = SwitchboardClient(configuration: Self.configuration(server: "http://127.0.0.1:\(try Self.closedPort())", cacheFile: cacheFile,
@@ -130,7 +130,7 @@ struct ClientTests {
         // once it is parked: right after the adoption it may still be on its way.)
         #expect(await waitUntil { server.heldPolls == 1 && server.arrivals.count > requestsBefore })
         #expect(server.arrivals.count <= requestsBefore + 2, "\(server.arrivals.count - requestsBefore) requests after the edit")
-        await client.stop()
+        await client.stopAndWait()
     }
 
     @Test func stopEndsAHeldRequestAtOnce() async throws {
@@ -139,7 +139,7 @@ struct ClientTests {
         client.start()
         #expect(await waitUntil { server.heldPolls == 1 })
         let started = ContinuousClock.now
-        await client.stop()
+        await client.stopAndWait()
         // At once against the poll's 120 s (a stop that waited for the answer would take
         // them all); 5 s leaves room for ThreadSanitizer on a busy machine (it read 1.5 s).
         #expect(ContinuousClock.now - started < .seconds(5))
@@ -208,7 +208,7 @@ struct ClientTests {
         server.fault = .none
         #expect(await log.first { $0.version == 2 } != nil)
         #expect(Self.destination(client) == "Better")
-        await client.stop()
+        await client.stopAndWait()
     }
 
     @Test func retryAfterOn503IsHonoured() async throws {
@@ -221,7 +221,7 @@ struct ClientTests {
         let gaps = zip(arrivals.dropFirst(), arrivals).map { $0 - $1 }
         #expect(gaps.last.map { $0 >= .milliseconds(1900) } == true, "gaps \(gaps)")
         #expect(log.all.contains { $0.failure == "status" })
-        await client.stop()
+        await client.stopAndWait()
     }
 
     @Test func aCorruptCacheIsIgnoredWithAWarningAndTheBundleUsed() async throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Switchboard
-import SwitchboardClient
+import SwitchboardKit
 import Testing
 import SystemSupport
 import TestSupport
@@ -14,7 +14,7 @@ struct LifecycleTests {
         let (server, client, log) = try await ClientTests.following(policy: UpdatePolicy(wait: 120))
         #expect(await waitUntil { server.heldPolls == 1 })
         let paused = ContinuousClock.now
-        await client.pause()
+        await client.pauseAndWait()
         #expect(client.mode == .paused)
         // pause() returns once the transfer is cancelled: alone well under 100 ms; beside
         // the other suites' servers on 2 cores it read 11-12 s under ThreadSanitizer and
@@ -36,7 +36,7 @@ struct LifecycleTests {
         // servers on 2 cores it read 10.9 s, as pause() above reads 11-12 s there).
         #expect(adopted.at - resumed < .seconds(30))
         #expect(ClientTests.destination(client) == "Edited")
-        await client.stop()
+        await client.stopAndWait()
     }
 
     @Test func refreshDuringABackoffAsksAtOnce() async throws {
@@ -58,12 +58,12 @@ struct LifecycleTests {
         #expect(ClientTests.destination(client) == "Now")
         // And it goes on following: held on the new manifest.
         #expect(await waitUntil { server.heldPolls == 1 })
-        await client.stop()
+        await client.stopAndWait()
     }
 
     @Test func stopThenStartFollowsTheServerAgain() async throws {
         let (server, client, log) = try await ClientTests.following(policy: UpdatePolicy(wait: 30))
-        await client.stop()
+        await client.stopAndWait()
         #expect(client.mode == .idle)
         #expect(await waitUntil { server.heldPolls == 0 })
         try await server.replace(Manifests.small(version: 2, destination: "Again"))
@@ -73,7 +73,7 @@ struct LifecycleTests {
         #expect(client.mode == .running)
         #expect(await log.first { $0.version == 2 } != nil)
         #expect(ClientTests.destination(client) == "Again")
-        await client.stop()
+        await client.stopAndWait()
         // Asked once while stopped, it asks once.
         try await server.replace(Manifests.small(version: 3))
         await client.refresh()
@@ -102,30 +102,97 @@ struct LifecycleTests {
         fresh.start()
         #expect(await fresh.ready(timeout: .seconds(10)))
         #expect(fresh.current?.version == 4)
-        await fresh.stop()
+        await fresh.stopAndWait()
     }
 
-    @Test func callbacksAndAContextSetOnce() async throws {
+    @Test func callbacksOnAChosenQueueAndAContextSetOnce() async throws {
         let manifest = """
         {"version": 1, "hosts": ["artsy.net"], "routes": [{"name": "artwork", "pattern": "/artwork/:id", "destination": "Artwork",
           "variants": [{"when": {"platform": "ios", "appVersion": ">=7.0.0"}, "destination": "ArtworkIOS"}]}]}
         """
         let server = try FaultyServer(manifest)
         var configuration = ClientTests.configuration(server: server.url, policy: ClientTests.quick)
-        configuration.context = ResolveContext(platform: "ios", appVersion: SemanticVersion("7.2.0"))
+        configuration.context = try ResolveContext(platform: "ios", appVersion: "7.2.0")
         let client = SwitchboardClient(configuration: configuration)
         let seen = Locked<[Int64]>([])
-        let subscription = client.onUpdate { update in
+        let queue = DispatchQueue(label: "app.updates")
+        let key = DispatchSpecificKey<Bool>()
+        queue.setSpecific(key: key, value: true)
+        let onQueue = Locked<[Bool]>([])
+        let subscription = client.onUpdate(on: queue) { update in
+            onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key) == true) }
             if case .adopted(let m) = update { seen.withLock { $0.append(m.version) } }
         }
         await client.refresh()
+        queue.sync {}
         #expect(seen.withLock { $0 } == [1])
+        #expect(onQueue.withLock { $0 } == [true])
         #expect(client.resolve("/artwork/x")?.result.destination == "ArtworkIOS")
         #expect(client.resolve("/artwork/x", context: ResolveContext(platform: "android"))?.result.destination == "Artwork")
         subscription.cancel()
         try await server.replace(manifest.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2"))
         await client.refresh()
+        queue.sync {}
         #expect(client.current?.version == 2)
         #expect(seen.withLock { $0 } == [1])
+    }
+
+    /// A subscription let go ends with it: a discarded token is no handler that lives forever.
+    @Test func aReleasedSubscriptionEnds() async throws {
+        let server = try FaultyServer(Manifests.small(version: 1))
+        let client = SwitchboardClient(configuration: ClientTests.configuration(server: server.url, policy: ClientTests.quick))
+        let queue = DispatchQueue(label: "app.updates")
+        let seen = Locked<[Int64]>([])
+        var subscription: UpdateSubscription? = client.onUpdate(on: queue) { update in
+            if case .adopted(let m) = update { seen.withLock { $0.append(m.version) } }
+        }
+        await client.refresh()
+        queue.sync {}
+        #expect(seen.withLock { $0 } == [1])
+        #expect(subscription != nil)
+        subscription = nil
+        try await server.replace(Manifests.small(version: 2))
+        await client.refresh()
+        queue.sync {}
+        #expect(client.current?.version == 2)
+        #expect(seen.withLock { $0 } == [1])
+    }
+
+    /// By default the handler runs on the main queue, on the main actor, as UIKit code
+    /// expects. (On Linux the main queue is not always run by the main thread: the queue is
+    /// what is checked.)
+    @Test func updatesReachTheMainQueueByDefault() async throws {
+        let server = try FaultyServer(Manifests.small(version: 1))
+        let client = SwitchboardClient(configuration: ClientTests.configuration(server: server.url, policy: ClientTests.quick))
+        let (stream, continuation) = AsyncStream.makeStream(of: Bool.self)
+        let key = DispatchSpecificKey<String>()
+        DispatchQueue.main.setSpecific(key: key, value: "main")
+        let subscription = client.onUpdate { update in
+            MainActor.assertIsolated()
+            if case .adopted = update { continuation.yield(DispatchQueue.getSpecific(key: key) == "main") }
+        }
+        await client.refresh()
+        var onMain: Bool?
+        for await value in stream {
+            onMain = value
+            break
+        }
+        #expect(onMain == true)
+        subscription.cancel()
+    }
+
+    /// An app version that does not parse is refused where the context is made, rather
+    /// than gating nothing by `since`.
+    @Test func anAppVersionThatDoesNotParseIsRefused() throws {
+        #expect(throws: ResolveContext.InvalidAppVersion.self) { try ResolveContext(platform: "ios", appVersion: "seven") }
+        #expect(throws: ResolveContext.InvalidAppVersion.self) { try ResolveContext(appVersion: "") }
+        do {
+            _ = try ResolveContext(platform: "ios", appVersion: "7.2.x")
+        } catch {
+            #expect(error.description == #"the app version "7.2.x" is not a version (MAJOR[.MINOR[.PATCH]][-PRERELEASE][+BUILD])"#)
+        }
+        let context = try ResolveContext(platform: "ios", idiom: "tablet", appVersion: "7.2")
+        #expect(context.appVersion == SemanticVersion("7.2.0"))
+        #expect(context.idiom == "tablet")
     }
 }

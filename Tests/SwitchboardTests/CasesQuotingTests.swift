@@ -22,7 +22,7 @@ struct CasesQuotingTests {
     @Test(arguments: [1, 2, 3, 4])
     func everyURLAndDestinationReadsBackAsWritten(seed: UInt64) throws {
         var rng = SplitMix(seed: seed)
-        let contexts = [ResolveContext.none, ResolveContext(platform: "ios", appVersion: SemanticVersion("7.1.0")),
+        let contexts = [ResolveContext.empty, ResolveContext(platform: "ios", appVersion: SemanticVersion("7.1.0")!),
                         ResolveContext(idiom: "tablet")]
         for _ in 0..<2_000 {
             let url = Self.text(&rng, allowEmpty: false)
@@ -35,7 +35,7 @@ struct CasesQuotingTests {
                 let parsed = try ValidationCase.parse(line + "  # a comment after it\n")
                 #expect(parsed.count == 1, "\(line.debugDescription)")
                 guard let c = parsed.first else { continue }
-                #expect(c.url == url && c.expectation == expectation && (c.context ?? .none) == context,
+                #expect(c.url == url && c.expectation == expectation && (c.context ?? .empty) == context,
                         "\(line.debugDescription) read as \(c.url.debugDescription) \(c.expectation)")
             }
         }

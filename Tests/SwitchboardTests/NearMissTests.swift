@@ -60,8 +60,8 @@ struct NearMissTests {
         let m = try ManifestFile.load(#filePath.components(separatedBy: "/Tests/")[0] + "/Config/routes.json")
         let corpus = URLCorpus(m.manifest).items.map(\.url)
         let extra = ["/artist/banksy/work", "/artist-seriez/x", "/user/conversations/12", "https://live.artsy.net/x", "/", "/a/b/c/d/e"]
-        let contexts = [ResolveContext.none, ResolveContext(appVersion: SemanticVersion("7.1.0")),
-                        ResolveContext(appVersion: SemanticVersion("5.0.0"))]
+        let contexts = [ResolveContext.empty, ResolveContext(appVersion: SemanticVersion("7.1.0")!),
+                        ResolveContext(appVersion: SemanticVersion("5.0.0")!)]
         var compared = 0
         for url in corpus + extra {
             guard case .internal(let parsed) = m.scope.classify(Array(url.utf8)) else { continue }

@@ -99,8 +99,8 @@ struct ResolutionTests {
     }
 
     @Test func sinceAndUntilGateByAppVersion() throws {
-        let old = ResolveContext(appVersion: SemanticVersion("7.1.9"))
-        let new = ResolveContext(appVersion: SemanticVersion("7.2"))
+        let old = ResolveContext(appVersion: SemanticVersion("7.1.9")!)
+        let new = ResolveContext(appVersion: SemanticVersion("7.2")!)
         #expect(spec.resolve("/user/conversations/1", context: old).status == .fallback)
         #expect(spec.resolve("/user/conversations/1", context: new).status == .matched)
         #expect(spec.resolve("/user/conversations/1").status == .matched)
@@ -113,7 +113,7 @@ struct ResolutionTests {
         ])
         #expect(m.resolve("/c/1", context: old).destination == "Old")
         #expect(m.resolve("/c/1", context: new).destination == "New")
-        #expect(m.resolve("/c/1", context: ResolveContext(appVersion: SemanticVersion("7.2.0-beta.1"))).destination == "Old")
+        #expect(m.resolve("/c/1", context: ResolveContext(appVersion: SemanticVersion("7.2.0-beta.1")!)).destination == "Old")
     }
 
     @Test func variantsPickTheFirstThatHolds() throws {
@@ -121,8 +121,8 @@ struct ResolutionTests {
             #"{"name": "a", "pattern": "/a", "destination": "A", "variants": [{"when": {"platform": ["android"], "appVersion": "<7.0.0"}, "destination": "Legacy"}, {"when": {"idiom": "tablet"}, "presentation": {"style": "sheet", "detent": "large"}}, {"when": {"platform": "android"}, "destination": "Android"}]}"#,
         ])
         #expect(m.resolve("/a").destination == "A")
-        #expect(m.resolve("/a", context: ResolveContext(platform: "android", appVersion: SemanticVersion("6.9"))).destination == "Legacy")
-        #expect(m.resolve("/a", context: ResolveContext(platform: "android", appVersion: SemanticVersion("7.0"))).destination == "Android")
+        #expect(m.resolve("/a", context: ResolveContext(platform: "android", appVersion: SemanticVersion("6.9")!)).destination == "Legacy")
+        #expect(m.resolve("/a", context: ResolveContext(platform: "android", appVersion: SemanticVersion("7.0")!)).destination == "Android")
         let tablet = m.resolve("/a", context: ResolveContext(platform: "android", idiom: "tablet"))
         #expect(tablet.destination == "A")
         #expect(tablet.presentation?.style == .sheet)

@@ -20,7 +20,7 @@ extension CompiledManifest {
 
     /// Resolves with an explanation that also lists the routes that almost matched
     /// (`explain=near`), closest first, then in precedence order.
-    package func resolveExplainingNearMisses(bytes: [UInt8], context: ResolveContext = .none) -> Resolution {
+    package func resolveExplainingNearMisses(bytes: [UInt8], context: ResolveContext = .empty) -> Resolution {
         let result = resolve(bytes: bytes, context: context, explain: true)
         guard case .internal(let url) = scope.classify(bytes), var explanation = result.explanation else { return result }
         explanation.near = nearMisses(host: url.host, segments: url.segments, context: context, tried: explanation.steps)

@@ -5,12 +5,12 @@ extension CompiledManifest {
     package static let maxRedirects = 8
 
     /// Resolves a URL given as text.
-    public func resolve(_ url: String, context: ResolveContext = .none, explain: Bool = false) -> Resolution {
+    public func resolve(_ url: String, context: ResolveContext = .empty, explain: Bool = false) -> Resolution {
         resolve(bytes: Array(url.utf8), context: context, explain: explain)
     }
 
     /// Resolves URL bytes (which may not be UTF-8: such input is rejected).
-    public func resolve(bytes: [UInt8], context: ResolveContext = .none, explain: Bool = false) -> Resolution {
+    public func resolve(bytes: [UInt8], context: ResolveContext = .empty, explain: Bool = false) -> Resolution {
         var plain = false
         switch scope.classify(bytes, plain: &plain) {
         case .rejected(let reason):

@@ -21,7 +21,7 @@ struct ContextExploration {
         var space = ContextSpace()
         var results: [(context: ResolveContext, outcomes: [Outcome])] = []
         var tried: Set<ResolveContext> = []
-        var pending: [ResolveContext] = [fixed ?? .none]
+        var pending: [ResolveContext] = [fixed ?? .empty]
         for _ in 0..<Self.maxRounds {
             var grew = false
             for context in pending where tried.insert(context).inserted {

@@ -46,7 +46,7 @@ struct ContextSpace {
         var out: [ResolveContext] = []
         for platform in p {
             for idiom in i {
-                for version in v { out.append(ResolveContext(platform: platform, idiom: idiom, appVersion: version)) }
+                for version in v { out.append(ResolveContext(platform: platform, idiom: idiom, version: version)) }
             }
         }
         return Array(out.prefix(Self.maxContexts))

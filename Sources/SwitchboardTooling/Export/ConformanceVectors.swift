@@ -47,13 +47,13 @@ package enum ConformanceVectors {
             // Every context that was tried when any of them answers otherwise, so a client
             // that is off by one at a version boundary fails on the boundary itself.
             let varies = results.dropFirst().contains { compiled.resultJSON($0) != compiled.resultJSON(plain) }
-            add(url, .none, plain)
+            add(url, .empty, plain)
             if varies {
                 for (tried, result) in zip(explored.dropFirst(), results.dropFirst()) { add(url, tried.context, result) }
             }
         }
         for url in hostileURLs(compiled.manifest) where seen.insert(url).inserted {
-            add(url, .none, compiled.resolve(url))
+            add(url, .empty, compiled.resolve(url))
         }
         return cases
     }

@@ -14,7 +14,7 @@ package struct TrafficRecord: Sendable, Hashable {
     /// JSON line's `userAgent`): what tells a crawler from a person.
     package var agent: String?
 
-    package init(url: String, context: ResolveContext = .none, hits: Int = 1, client: String? = nil, agent: String? = nil) {
+    package init(url: String, context: ResolveContext = .empty, hits: Int = 1, client: String? = nil, agent: String? = nil) {
         self.url = url
         self.context = context
         self.hits = hits

@@ -202,7 +202,7 @@ package struct ValidationCase: Sendable, Equatable {
 
     /// The line that states `expectation` for `url` in `context`; a URL or destination that
     /// would not read back as itself is written as a JSON string (docs/pipelines.md).
-    package static func line(url: String, context: ResolveContext = .none, expectation: Expectation) -> String {
+    package static func line(url: String, context: ResolveContext = .empty, expectation: Expectation) -> String {
         let ctx = text(of: context)
         let written = isPlain(url, url: true) ? url : quoted(url)
         let subject = ctx.isEmpty ? written : "\(written) \(ctx)"

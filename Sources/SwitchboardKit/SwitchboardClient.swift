@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Logging
 import Switchboard
@@ -7,11 +8,11 @@ import SystemSupport
 /// offline with the same engine as the server, and keeps its manifest current.
 ///
 /// `init` returns at once: reading the last good manifest it persisted (else compiling the
-/// bundled copy it is given) happens off the caller's thread, and `ready(timeout:)`
-/// awaits it; until then `resolve` answers nil, as it does before any manifest exists (a
-/// compile of a 1,000-route manifest is milliseconds, too long for the main thread at
-/// launch). Without either it starts from the server. Then
-/// it follows the server: blocking conditional GETs (`Prefer: wait`) where the server
+/// bundled copy it is given) happens off the caller's thread (a compile of a 10,000-route
+/// manifest takes a noticeable part of a second, too long for the main thread at launch).
+/// A `resolve` made before that copy is ready waits for it, so the link that launched the
+/// app is answered; `resolve` answers nil only when there is no copy at all (no cache, no
+/// bundle, the server not reached yet). Then it follows the server: blocking conditional GETs (`Prefer: wait`) where the server
 /// holds them, conditional GETs at `max-age` (never more often than a floor) where it
 /// does not, exponential backoff with full jitter on failure, `Retry-After` honoured. A
 /// fetched manifest is used only when its digest matches its ETag and it compiles; it is
@@ -21,19 +22,19 @@ import SystemSupport
 /// the app goes to the background (the held poll ends at once) and `resume()` when it comes
 /// back (it asks at once, backoff forgotten), `refresh()` to ask now, `ready(timeout:)` to
 /// wait for a first manifest. `pause()`, `resume()` and `stop()` return at once, so a
-/// synchronous handler can call them; on Apple's platforms the client calls `pause()` and
+/// synchronous handler can call them (`pauseAndWait()` and `stopAndWait()` also wait for
+/// the request that was out); on Apple's platforms the client calls `pause()` and
 /// `resume()` itself on the app's background and foreground notifications
-/// (``Configuration/followsAppLifecycle``). The TypeScript client (`clients/typescript`)
-/// has the same.
+/// (``Configuration/followsAppLifecycle``).
 ///
 /// ```swift
 /// let client = SwitchboardClient(configuration: .init(
 ///     server: URL(string: "https://routes.example.com")!,
 ///     cacheFile: URL.cachesDirectory.appending(path: "routes.cache"),
-///     bundled: Array(try Data(contentsOf: Bundle.main.url(forResource: "routes", withExtension: "json")!)),
-///     context: ResolveContext(platform: "ios", appVersion: SemanticVersion("7.2.0"))))
+///     bundled: .file(Bundle.main.url(forResource: "routes", withExtension: "json")!),
+///     context: try ResolveContext(platform: "ios", appVersion: "7.2.0")))
 /// client.start()
-/// if await client.ready(timeout: .seconds(1)), let answer = client.resolve("https://artsy.net/artwork/soup") {
+/// if let answer = client.resolve("https://artsy.net/artwork/soup") {
 ///     open(answer.result.destination, answer.result.params)
 /// }
 /// for await update in client.updates() { log(update) }
@@ -45,15 +46,17 @@ public final class SwitchboardClient: Sendable {
         public var server: URL
         /// Where the last good manifest is kept between runs; nil keeps none.
         public var cacheFile: URL?
-        /// A manifest shipped with the app, for a first start with no cache and no network.
-        public var bundled: [UInt8]?
+        /// A manifest shipped with the app, for a first start with no cache and no network:
+        /// its bytes, or the file to read them from (read off the caller's thread).
+        public var bundled: BundledManifest?
         /// The context `resolve` uses when it is given none: the app's platform, idiom and
-        /// version, set once.
+        /// version, set once (an app version that does not parse is refused where the
+        /// context is made: ``ResolveContext/init(platform:idiom:appVersion:)-(_,_,String)``).
         public var context: ResolveContext
         public var policy: UpdatePolicy
-        /// Failures and adoptions are logged here (warning and info). The default writes to
-        /// standard error; `Logger` comes with `import SwitchboardClient`.
-        public var logger: Logger
+        /// Failures and adoptions are logged here (warning and info), with swift-log
+        /// (`import Logging` to pass one). The default writes to standard error.
+        public var logger: Logging.Logger
         /// What the client sets on the cache file it creates (backup exclusion, protection class).
         public var cacheFileOptions: CacheFileOptions
         /// Whether the client pauses on the app's background notification and resumes on
@@ -61,8 +64,8 @@ public final class SwitchboardClient: Sendable {
         /// `pause()` and `resume()`. Default true; off for a backend or an app that calls them.
         public var followsAppLifecycle: Bool
 
-        public init(server: URL, cacheFile: URL? = nil, bundled: [UInt8]? = nil, context: ResolveContext = .none,
-                    policy: UpdatePolicy = UpdatePolicy(), logger: Logger = Logger(label: "switchboard.client"),
+        public init(server: URL, cacheFile: URL? = nil, bundled: BundledManifest? = nil, context: ResolveContext = .empty,
+                    policy: UpdatePolicy = UpdatePolicy(), logger: Logging.Logger = Logging.Logger(label: "switchboard.client"),
                     cacheFileOptions: CacheFileOptions = CacheFileOptions(), followsAppLifecycle: Bool = true) {
             self.server = server
             self.cacheFile = cacheFile
@@ -101,8 +104,11 @@ public final class SwitchboardClient: Sendable {
         var modeWatchers: [Int: @Sendable (Mode) -> Void] = [:]
         var nextSubscriber = 0
         var loop: Task<Void, Never>?
+        /// The last loop cancelled, which `stopAndWait()` and `pauseAndWait()` wait for.
+        var ending: Task<Void, Never>?
         var mode = Mode.idle
-        /// Reading the cache or compiling the bundled copy, off the caller's thread.
+        /// Reading the cache or compiling the bundled copy, off the caller's thread, and
+        /// announcing what it found: what the update loop and `refresh()` wait for.
         var bootstrap: Task<Void, Never>?
         var bootstrapProblems: [ClientFailure] = []
         /// Counts pauses and resumes: a request that fails across one was cut by the app's
@@ -114,25 +120,42 @@ public final class SwitchboardClient: Sendable {
     let transport: any SwitchboardTransport
     let cache: ManifestCache?
     let state: Locked<State>
+    /// Left once the cached or bundled copy is in `state.current` (or known not to exist):
+    /// what a `resolve` made before then waits on. A dispatch group rather than the
+    /// bootstrap task because `resolve` is synchronous; the work runs on a dispatch queue,
+    /// not the cooperative pool, so a `resolve` that blocks a pool thread cannot hold it up.
+    private let firstCopy = DispatchGroup()
     private let observers: LifecycleObservers?
 
     /// Returns at once: the cache file is read (else the bundled copy compiled) off the
-    /// caller's thread, and `ready(timeout:)` awaits it. Makes no request until `start()`.
+    /// caller's thread; `resolve` waits for it, `ready(timeout:)` awaits it. Makes no
+    /// request until `start()`.
     public init(configuration: Configuration, transport: any SwitchboardTransport = URLSessionTransport()) {
         self.configuration = configuration
         self.transport = transport
         cache = configuration.cacheFile.map { ManifestCache(path: $0.path, options: configuration.cacheFileOptions) }
         state = Locked(State())
         observers = configuration.followsAppLifecycle ? LifecycleObservers() : nil
-        let bootstrap = Task.detached(priority: .userInitiated) { [self] in self.bootstrap() }
+        firstCopy.enter()
+        let bootstrap = Task.detached(priority: .userInitiated) { [self] in
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global(qos: .userInitiated).async { [self] in
+                    let problems = readFirstCopy()
+                    firstCopy.leave()
+                    announceFirstCopy(problems: problems)
+                    done.resume()
+                }
+            }
+        }
         state.withLock { $0.bootstrap = bootstrap }
         observers?.observe(
             background: { [weak self] in self?.pauseNow() },
             foreground: { [weak self] in self?.resume() })
     }
 
-    /// The first manifest: the cache file, else the bundled copy (checked and compiled).
-    private func bootstrap() {
+    /// The first manifest, put in use: the cache file, else the bundled copy (checked and
+    /// compiled). Returns why either could not be used.
+    private func readFirstCopy() -> [ClientFailure] {
         var problems: [ClientFailure] = []
         var first: ManifestInUse?
         if let cache {
@@ -148,21 +171,29 @@ public final class SwitchboardClient: Sendable {
         }
         if first == nil, let bundled = configuration.bundled {
             do {
-                let compiled = try CompiledManifest(json: bundled)
+                let compiled = try CompiledManifest(json: try bundled.bytes())
                 first = ManifestInUse(compiled: compiled, etag: compiled.etag, source: .bundle)
+            } catch let error as BundledManifest.ReadError {
+                problems.append(ClientFailure(.bootstrap, error.description))
             } catch {
                 problems.append(ClientFailure(.bootstrap, "the bundled manifest does not compile: \(error)"))
             }
         }
-        for problem in problems { configuration.logger.warning("\(problem.message); not used") }
         // Nothing else puts a manifest in use before this ends: the loop and `refresh()` wait for it.
         state.withLock { s in
             s.bootstrapProblems = problems
             if let first { s.current = first }
         }
-        let adopted = first
-        for problem in problems { announce(.failed(problem)) }
-        if let adopted {
+        return problems
+    }
+
+    /// Logs and announces what `readFirstCopy` found, once a `resolve` no longer waits on it.
+    private func announceFirstCopy(problems: [ClientFailure]) {
+        for problem in problems {
+            configuration.logger.warning("\(problem.message); not used")
+            announce(.failed(problem))
+        }
+        if let adopted = current {
             configuration.logger.info("using version \(adopted.version) \(adopted.etag) from the \(adopted.source.rawValue)")
             announce(.adopted(adopted))
         }
@@ -184,18 +215,26 @@ public final class SwitchboardClient: Sendable {
         }
     }
 
-    /// The manifest in use, if there is one yet.
+    /// The manifest in use, if there is one yet (without waiting for the cached or bundled
+    /// copy, as `resolve` does).
     public var current: ManifestInUse? { state.withLock { $0.current } }
 
     /// Whether the client follows the server now.
     public var mode: Mode { state.withLock { $0.mode } }
 
     /// Resolves `url` with the manifest in use, offline, in `context` (the configuration's
-    /// when nil); nil only before any manifest exists (no cache, no bundle, the server not
-    /// reached yet).
+    /// when nil). Called before the cached or bundled copy is ready (right after `init`, for
+    /// the link that launched the app), it waits for that copy. Nil only when no manifest
+    /// exists (no usable cache, no bundle, the server not reached yet).
     public func resolve(_ url: String, context: ResolveContext? = nil, explain: Bool = false) -> Answer? {
-        guard let manifest = current else { return nil }
+        guard let manifest = current ?? firstCopyRead() else { return nil }
         return Answer(result: manifest.compiled.resolve(url, context: context ?? configuration.context, explain: explain), manifest: manifest)
+    }
+
+    /// The manifest in use once the cached or bundled copy has been read (at once if it has).
+    private func firstCopyRead() -> ManifestInUse? {
+        firstCopy.wait()
+        return current
     }
 
     /// ``resolve(_:context:explain:)`` for the `URL` an app is handed (`onOpenURL`,
@@ -218,14 +257,24 @@ public final class SwitchboardClient: Sendable {
         return stream
     }
 
-    /// Calls `handler` with each update from now on (for code that does not use Swift
-    /// concurrency), on the thread that made the update, until the subscription is
-    /// cancelled. The handler may call the client.
-    @discardableResult
-    public func onUpdate(_ handler: @escaping @Sendable (ClientUpdate) -> Void) -> UpdateSubscription {
+    /// Calls `handler` on the main queue with each update from now on (for code that does
+    /// not use Swift concurrency: a UIKit controller), until the subscription is cancelled
+    /// or released: keep it as long as the handler should run. The handler may call the client.
+    public func onUpdate(_ handler: @escaping @MainActor @Sendable (ClientUpdate) -> Void) -> UpdateSubscription {
+        subscribe { update in
+            DispatchQueue.main.async { MainActor.assumeIsolated { handler(update) } }
+        }
+    }
+
+    /// ``onUpdate(_:)`` on `queue` (a serial queue keeps the updates in order).
+    public func onUpdate(on queue: DispatchQueue, _ handler: @escaping @Sendable (ClientUpdate) -> Void) -> UpdateSubscription {
+        subscribe { update in queue.async { handler(update) } }
+    }
+
+    private func subscribe(_ deliver: @escaping @Sendable (ClientUpdate) -> Void) -> UpdateSubscription {
         let id: Int = state.withLock { s in
             s.nextSubscriber += 1
-            s.callbacks[s.nextSubscriber] = handler
+            s.callbacks[s.nextSubscriber] = deliver
             return s.nextSubscriber
         }
         return UpdateSubscription { [weak self] in _ = self?.state.withLock { $0.callbacks.removeValue(forKey: id) } }
@@ -272,17 +321,14 @@ public final class SwitchboardClient: Sendable {
     /// cancelled (the server frees it) without waiting for it to end. The manifest in use
     /// stays, `resolve` goes on answering with it, and `start()` follows the server again.
     public func stop() {
-        stopNow()
-    }
-
-    /// ``stop()``, then waits until the request that was out has ended.
-    public func stop() async {
-        stopNow()
-        await endLoop()
-    }
-
-    private func stopNow() {
         if transition(from: [.running, .paused], to: .idle) { cancelLoop() }
+    }
+
+    /// ``stop()``, then waits until the request that was out has ended (a backend's
+    /// shutdown, a test).
+    public func stopAndWait() async {
+        stop()
+        await endLoop()
     }
 
     /// For an app going to the background, from any code, returning at once: the held
@@ -292,7 +338,7 @@ public final class SwitchboardClient: Sendable {
     }
 
     /// ``pause()``, then waits until the request that was out has ended.
-    public func pause() async {
+    public func pauseAndWait() async {
         pauseNow()
         await endLoop()
     }
@@ -346,19 +392,22 @@ public final class SwitchboardClient: Sendable {
     }
 
     /// Cancels the update loop, if one runs, without waiting: its request or pause ends.
-    @discardableResult
-    private func cancelLoop() -> Task<Void, Never>? {
+    private func cancelLoop() {
         let loop = state.withLock { s in
-            defer { s.loop = nil }
+            defer {
+                if s.loop != nil { s.ending = s.loop }
+                s.loop = nil
+            }
             return s.loop
         }
         loop?.cancel()
-        return loop
     }
 
-    /// Ends the update loop, if one runs, and waits until its request has ended.
+    /// Ends the update loop, if one runs, and waits until the request of the last loop
+    /// cancelled (now or by an earlier `stop()` or `pause()`) has ended.
     private func endLoop() async {
-        await cancelLoop()?.value
+        cancelLoop()
+        await state.withLock { $0.ending }?.value
     }
 
     func announce(_ update: ClientUpdate) {
