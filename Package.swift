@@ -19,6 +19,9 @@ let package = Package(
         // SHA-256 of the canonical manifest (its ETag): BoringSSL's, with the CPU's SHA
         // instructions (docs/benchmarks.md measures it against a portable one).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // `swift package generate-documentation --target SwitchboardKit`: the client's DocC
+        // catalog (a plugin: nothing of it is linked into an app).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Pure Swift, no Foundation: URL classification and normalization, patterns,

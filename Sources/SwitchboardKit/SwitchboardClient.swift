@@ -51,7 +51,7 @@ public final class SwitchboardClient: Sendable {
         public var bundled: BundledManifest?
         /// The context `resolve` uses when it is given none: the app's platform, idiom and
         /// version, set once (an app version that does not parse is refused where the
-        /// context is made: ``ResolveContext/init(platform:idiom:appVersion:)-(_,_,String)``).
+        /// context is made: `try ResolveContext(platform:idiom:appVersion:)` with a `String`).
         public var context: ResolveContext
         public var policy: UpdatePolicy
         /// Failures and adoptions are logged here (warning and info), with swift-log

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// SwitchboardClient on Apple's platforms, checked where no Apple toolchain runs: its
+/// SwitchboardKit on Apple's platforms, checked where no Apple toolchain runs: its
 /// closure holds no C target, no unguarded Linux-only import or call, and uses nothing of
 /// the standard library above the floors Package.swift declares
 /// (`Tests/Portability/apple-floors.py` reads what the compiler for those platforms would).
@@ -13,7 +13,7 @@ struct PortabilityTests {
         let python = try Subprocess.tool("python3", package: "python3")
         let run = try Subprocess.run(python, [Self.script])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("4 targets (SwitchboardClient, SystemSupport, Switchboard, RouteMatching;"), "\(run.stdout)")
+        #expect(run.stdout.contains("4 targets (SwitchboardKit, SystemSupport, Switchboard, RouteMatching;"), "\(run.stdout)")
         #expect(run.stdout.hasSuffix(": 0 findings\n"), "\(run.stdout)")
     }
 
@@ -37,7 +37,7 @@ struct PortabilityTests {
     /// tooling, the server or the daemon, and what it makes public (what an app outside
     /// this package sees, read from the symbol graph the compiler writes) stays small.
     @Test func theClientsClosureIsTheEngineAloneWithASmallPublicSurface() throws {
-        let closure = ["SwitchboardClient", "Switchboard", "RouteMatching", "SystemSupport"]
+        let closure = ["SwitchboardKit", "Switchboard", "RouteMatching", "SystemSupport"]
         let sources = Subprocess.packageRoot.appendingPathComponent("Sources")
         for module in closure {
             let folder = sources.appendingPathComponent(module)

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The Swift examples of the README and docs/clients.md compile against the built
-/// `SwitchboardClient` with `import SwitchboardClient` (and Foundation) alone: each block is
+/// The Swift examples of the README, docs/clients.md and the client's DocC articles compile against the built
+/// `SwitchboardKit` with `import SwitchboardKit` (and Foundation) alone: each block is
 /// type-checked as a file of its own with the toolchain's `swiftc`. A block that imports
 /// SwiftUI or UIKit (an app's `App` or delegate) is left out: neither exists on Linux.
 struct SwiftExamplesTests {
@@ -21,7 +21,8 @@ struct SwiftExamplesTests {
         return blocks
     }
 
-    @Test(arguments: ["README.md", "docs/clients.md"])
+    @Test(arguments: ["README.md", "docs/clients.md", "Sources/SwitchboardKit/SwitchboardKit.docc/SwitchboardKit.md",
+                      "Sources/SwitchboardKit/SwitchboardKit.docc/GettingStarted.md", "Sources/SwitchboardKit/SwitchboardKit.docc/Lifecycle.md"])
     func theSwiftExamplesCompile(_ file: String) throws {
         let swiftc = try Subprocess.tool("swiftc", package: "the Swift toolchain")
         let examples = try Self.blocks(file)
@@ -31,7 +32,7 @@ struct SwiftExamplesTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         for (i, example) in examples.enumerated() {
-            #expect(example.contains("import SwitchboardClient"), "\(file) example \(i + 1) does not import SwitchboardClient")
+            #expect(example.contains("import SwitchboardKit"), "\(file) example \(i + 1) does not import SwitchboardKit")
             if example.contains("import SwiftUI") || example.contains("import UIKit") { continue }
             let source = folder.appendingPathComponent("example\(i + 1).swift")
             try example.write(to: source, atomically: true, encoding: .utf8)

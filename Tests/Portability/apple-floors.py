@@ -3,7 +3,7 @@
 
 No Apple toolchain runs here, so this reads what it would read:
 
-1. The closure of SwitchboardClient (its targets in Package.swift, through their target
+1. The closure of SwitchboardKit (its targets in Package.swift, through their target
    dependencies) holds no C or system-library target, no `import Glibc` (or other Linux-only
    module) outside an `#if` with a Darwin branch, and no call of a Linux-only function.
 2. Every declaration of the standard library (Swift, _Concurrency, Synchronization,
@@ -26,7 +26,7 @@ import json, os, re, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = sys.argv[sys.argv.index("--build") + 1] if "--build" in sys.argv else os.path.join(ROOT, ".build", "debug")
-PRODUCT_TARGET = "SwitchboardClient"
+PRODUCT_TARGET = "SwitchboardKit"
 # What SwiftPM passes as -package-name for the root package (the modules' `package`
 # declarations are visible under it only): its identity, the folder's name lowercased with
 # what is not a letter or digit made `_`, as the build's own commands show it.
@@ -34,7 +34,7 @@ def package_name():
     try:
         with open(os.path.join(os.path.dirname(BUILD.rstrip("/")), "debug.yaml")) as f:
             for line in f:
-                if "-module-name\",\"SwitchboardClient\"" in line:
+                if "-module-name\",\"SwitchboardKit\"" in line:
                     m = re.search(r'"-package-name","([^"]+)"', line)
                     if m:
                         return m.group(1)
