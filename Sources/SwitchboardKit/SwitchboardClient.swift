@@ -12,11 +12,11 @@ import SystemSupport
 /// manifest takes a noticeable part of a second, too long for the main thread at launch).
 /// A `resolve` made before that copy is ready waits for it, so the link that launched the
 /// app is answered; `resolve` answers nil only when there is no copy at all (no cache, no
-/// bundle, the server not reached yet). Then it follows the server: blocking conditional GETs (`Prefer: wait`) where the server
-/// holds them, conditional GETs at `max-age` (never more often than a floor) where it
-/// does not, exponential backoff with full jitter on failure, `Retry-After` honoured. A
-/// fetched manifest is used only when its digest matches its ETag and it compiles; it is
-/// then persisted atomically and announced.
+/// bundle, the server not reached yet). Then it follows the server: blocking conditional
+/// GETs (`Prefer: wait`) where the server holds them, conditional GETs at `max-age` (never
+/// more often than a floor) where it does not, exponential backoff with full jitter on
+/// failure, `Retry-After` honoured. A fetched manifest is used only when its digest matches
+/// its ETag and it compiles; it is then persisted atomically and announced.
 ///
 /// Its lifecycle is an app's: `start()` and `stop()` (and `start()` again), `pause()` when
 /// the app goes to the background (the held poll ends at once) and `resume()` when it comes
@@ -122,8 +122,10 @@ public final class SwitchboardClient: Sendable {
     let state: Locked<State>
     /// Left once the cached or bundled copy is in `state.current` (or known not to exist):
     /// what a `resolve` made before then waits on. A dispatch group rather than the
-    /// bootstrap task because `resolve` is synchronous; the work runs on a dispatch queue,
-    /// not the cooperative pool, so a `resolve` that blocks a pool thread cannot hold it up.
+    /// bootstrap task because `resolve` is synchronous. The work runs on a thread of its
+    /// own, not on a pool: `resolve`s that block every thread of a pool (the cooperative
+    /// pool, or on Linux the dispatch pool it shares) would otherwise wait for work that
+    /// has no thread to run on.
     private let firstCopy = DispatchGroup()
     private let observers: LifecycleObservers?
 
@@ -136,15 +138,22 @@ public final class SwitchboardClient: Sendable {
         cache = configuration.cacheFile.map { ManifestCache(path: $0.path, options: configuration.cacheFileOptions) }
         state = Locked(State())
         observers = configuration.followsAppLifecycle ? LifecycleObservers() : nil
+        // Started here, not from a task, so that nothing it needs waits for a pool.
+        let announced = DispatchGroup()
         firstCopy.enter()
-        let bootstrap = Task.detached(priority: .userInitiated) { [self] in
+        announced.enter()
+        let thread = Thread { [self] in
+            let problems = readFirstCopy()
+            firstCopy.leave()
+            announceFirstCopy(problems: problems)
+            announced.leave()
+        }
+        thread.name = "switchboard.client.bootstrap"
+        thread.qualityOfService = .userInitiated
+        thread.start()
+        let bootstrap = Task.detached(priority: .userInitiated) {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global(qos: .userInitiated).async { [self] in
-                    let problems = readFirstCopy()
-                    firstCopy.leave()
-                    announceFirstCopy(problems: problems)
-                    done.resume()
-                }
+                announced.notify(queue: .global(qos: .userInitiated)) { done.resume() }
             }
         }
         state.withLock { $0.bootstrap = bootstrap }
@@ -261,22 +270,29 @@ public final class SwitchboardClient: Sendable {
     /// not use Swift concurrency: a UIKit controller), until the subscription is cancelled
     /// or released: keep it as long as the handler should run. The handler may call the client.
     public func onUpdate(_ handler: @escaping @MainActor @Sendable (ClientUpdate) -> Void) -> UpdateSubscription {
-        subscribe { update in
-            DispatchQueue.main.async { MainActor.assumeIsolated { handler(update) } }
+        subscribe { update, stillSubscribed in
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { if stillSubscribed() { handler(update) } }
+            }
         }
     }
 
     /// ``onUpdate(_:)`` on `queue` (a serial queue keeps the updates in order).
     public func onUpdate(on queue: DispatchQueue, _ handler: @escaping @Sendable (ClientUpdate) -> Void) -> UpdateSubscription {
-        subscribe { update in queue.async { handler(update) } }
+        subscribe { update, stillSubscribed in
+            queue.async { if stillSubscribed() { handler(update) } }
+        }
     }
 
-    private func subscribe(_ deliver: @escaping @Sendable (ClientUpdate) -> Void) -> UpdateSubscription {
+    /// Registers `deliver`, called with each update and a check that the subscription has
+    /// not ended since: an update queued before `cancel()` does not reach the handler after it.
+    private func subscribe(_ deliver: @escaping @Sendable (ClientUpdate, @escaping @Sendable () -> Bool) -> Void) -> UpdateSubscription {
         let id: Int = state.withLock { s in
             s.nextSubscriber += 1
-            s.callbacks[s.nextSubscriber] = deliver
             return s.nextSubscriber
         }
+        let stillSubscribed: @Sendable () -> Bool = { [weak self] in self?.state.withLock { $0.callbacks[id] != nil } ?? false }
+        state.withLock { $0.callbacks[id] = { update in deliver(update, stillSubscribed) } }
         return UpdateSubscription { [weak self] in _ = self?.state.withLock { $0.callbacks.removeValue(forKey: id) } }
     }
 

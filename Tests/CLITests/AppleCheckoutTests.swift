@@ -97,7 +97,7 @@ struct AppleCheckoutTests {
     /// exports `Logger(subsystem:category:)`), and an app file that imports both, makes an
     /// `os` logger and a client. `swift build` builds the client's target from that checkout.
     @Test(.timeLimit(.minutes(20)))
-    func anAppBuildsTheClientFromACaseInsensitiveCheckoutBesideOsLogger() throws {
+    func anAppBuildsTheClientFromACaseInsensitiveCheckoutBesideOsLogger() async throws {
         let swift = try Subprocess.tool("swift", package: "the Swift toolchain")
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("apple-checkout-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -146,7 +146,7 @@ struct AppleCheckoutTests {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
-        let build = try Subprocess.run(swift, ["build", "--product", "App"], in: app)
+        let build = try await Subprocess.runOffThePool(swift, ["build", "--product", "App"], in: app)
         try #require(build.status == 0, "\(build.stdout.suffix(3000))\n\(build.stderr.suffix(3000))")
         let bin = try Subprocess.run(swift, ["build", "--show-bin-path"], in: app)
         let run = try Subprocess.run(URL(fileURLWithPath: bin.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).appendingPathComponent("App"), [], in: app)

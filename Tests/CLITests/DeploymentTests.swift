@@ -62,12 +62,12 @@ struct DeploymentTests {
     /// (`--static-swift-stdlib` links FoundationNetworking's libcurl, which needs
     /// libcurl4-openssl-dev), in a scratch folder of its own: its libraries all come from
     /// the runtime stage's packages.
-    @Test func theStaticBuildOfTheDockerfileRunsOnTheRuntimeStage() throws {
+    @Test func theStaticBuildOfTheDockerfileRunsOnTheRuntimeStage() async throws {
         let flags = Self.buildFlags
         #expect(flags.contains("--static-swift-stdlib"), "\(flags)")
         let scratch = CLI.packageRoot.appendingPathComponent(".build-static")
         let swift = try Subprocess.tool("swift", package: "the Swift toolchain")
-        let build = try Subprocess.run(swift, ["build"] + flags + ["--scratch-path", scratch.path])
+        let build = try await Subprocess.runOffThePool(swift, ["build"] + flags + ["--scratch-path", scratch.path])
         try #require(build.status == 0, "swift build \(flags.joined(separator: " ")) failed:\n\(build.stdout.suffix(3000))\n\(build.stderr.suffix(2000))")
         let bin = try Subprocess.run(swift, ["build"] + flags + ["--scratch-path", scratch.path, "--show-bin-path"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)

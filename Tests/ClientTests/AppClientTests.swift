@@ -38,6 +38,14 @@ struct AppClientTests {
         #expect(answers == (0..<20).map { "D\($0 * 499)" }, "\(answers)")
         #expect(stillCompiling, "the compile ended before the first resolve: this test no longer shows the wait")
         #expect(client.current?.source == .bundle)
+        // Resolves from more tasks than the pool has threads, all blocked in `resolve` at
+        // once: the compile runs on a thread of its own, so they are all answered.
+        let crowd = SwitchboardClient(configuration: ClientTests.configuration(server: "http://127.0.0.1:1", bundled: bundled))
+        let crowded = await withTaskGroup(of: String?.self) { group in
+            for i in 0..<16 { group.addTask { crowd.resolve("/r\(i)/x")?.result.destination } }
+            return await group.reduce(into: Set<String?>()) { $0.insert($1) }
+        }
+        #expect(crowded == Set((0..<16).map { "D\($0)" }))
         #expect(client.resolve(URL(string: "/r7/abc")!)?.result.destination == "D7")
         // The same from a bundled file, read off the caller's thread too.
         let folder = try ClientTests.temporaryFolder()

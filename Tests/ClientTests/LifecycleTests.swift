@@ -156,6 +156,20 @@ struct LifecycleTests {
         queue.sync {}
         #expect(client.current?.version == 2)
         #expect(seen.withLock { $0 } == [1])
+
+        // An update already queued when the subscription is cancelled does not reach it.
+        let blocked = DispatchSemaphore(value: 0)
+        let again = client.onUpdate(on: queue) { update in
+            if case .adopted(let m) = update { seen.withLock { $0.append(m.version) } }
+        }
+        queue.async { blocked.wait() }
+        try await server.replace(Manifests.small(version: 3))
+        await client.refresh()
+        #expect(client.current?.version == 3)
+        again.cancel()
+        blocked.signal()
+        queue.sync {}
+        #expect(seen.withLock { $0 } == [1])
     }
 
     /// By default the handler runs on the main queue, on the main actor, as UIKit code

@@ -85,6 +85,18 @@ public enum Subprocess {
         return Output(status: process.terminationStatus, stdoutData: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// ``run(_:_:stdin:environment:in:)`` on a thread of its own, awaited: a long child (a
+    /// build of minutes) holds no thread of the pool the tests run on, which on 2 cores has
+    /// two, and which the client tests' timers and URLSession need meanwhile.
+    public static func runOffThePool(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                                     in directory: URL = packageRoot) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try run(executable, arguments, environment: environment, in: directory) })
+            }.start()
+        }
+    }
+
     /// Runs `command` with bash.
     public static func bash(_ command: String, environment: [String: String] = [:], in directory: URL = packageRoot) throws -> Output {
         try run(URL(fileURLWithPath: "/bin/bash"), ["-c", command], environment: environment, in: directory)
