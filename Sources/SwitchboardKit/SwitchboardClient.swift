@@ -107,9 +107,6 @@ public final class SwitchboardClient: Sendable {
         /// The last loop cancelled, which `stopAndWait()` and `pauseAndWait()` wait for.
         var ending: Task<Void, Never>?
         var mode = Mode.idle
-        /// Reading the cache or compiling the bundled copy, off the caller's thread, and
-        /// announcing what it found: what the update loop and `refresh()` wait for.
-        var bootstrap: Task<Void, Never>?
         var bootstrapProblems: [ClientFailure] = []
         /// Counts pauses and resumes: a request that fails across one was cut by the app's
         /// suspension, not by the server or the network, and is not reported.
@@ -120,13 +117,11 @@ public final class SwitchboardClient: Sendable {
     let transport: any SwitchboardTransport
     let cache: ManifestCache?
     let state: Locked<State>
-    /// Left once the cached or bundled copy is in `state.current` (or known not to exist):
-    /// what a `resolve` made before then waits on. A dispatch group rather than the
-    /// bootstrap task because `resolve` is synchronous. The work runs on a thread of its
-    /// own, not on a pool: `resolve`s that block every thread of a pool (the cooperative
-    /// pool, or on Linux the dispatch pool it shares) would otherwise wait for work that
-    /// has no thread to run on.
-    private let firstCopy = DispatchGroup()
+    /// Reading the cache or compiling the bundled copy, on a thread of its own started by
+    /// `init` (not on a pool: `resolve`s blocking every thread of a pool would otherwise
+    /// wait for work with no thread to run on), and announcing what it found: what a
+    /// `resolve` made before then, the update loop and `refresh()` wait for.
+    let firstCopy = FirstCopy()
     private let observers: LifecycleObservers?
 
     /// Returns at once: the cache file is read (else the bundled copy compiled) off the
@@ -138,25 +133,15 @@ public final class SwitchboardClient: Sendable {
         cache = configuration.cacheFile.map { ManifestCache(path: $0.path, options: configuration.cacheFileOptions) }
         state = Locked(State())
         observers = configuration.followsAppLifecycle ? LifecycleObservers() : nil
-        // Started here, not from a task, so that nothing it needs waits for a pool.
-        let announced = DispatchGroup()
-        firstCopy.enter()
-        announced.enter()
         let thread = Thread { [self] in
             let problems = readFirstCopy()
-            firstCopy.leave()
+            firstCopy.markRead()
             announceFirstCopy(problems: problems)
-            announced.leave()
+            firstCopy.markAnnounced()
         }
         thread.name = "switchboard.client.bootstrap"
         thread.qualityOfService = .userInitiated
         thread.start()
-        let bootstrap = Task.detached(priority: .userInitiated) {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                announced.notify(queue: .global(qos: .userInitiated)) { done.resume() }
-            }
-        }
-        state.withLock { $0.bootstrap = bootstrap }
         observers?.observe(
             background: { [weak self] in self?.pauseNow() },
             foreground: { [weak self] in self?.resume() })
@@ -210,7 +195,7 @@ public final class SwitchboardClient: Sendable {
 
     /// Waits until the cache or the bundled copy has been read (whether or not it could be used).
     package func bootstrapped() async {
-        await state.withLock { $0.bootstrap }?.value
+        await firstCopy.announced()
     }
 
     /// Why the cache or the bundled copy could not be used at start, if either could not
@@ -242,7 +227,7 @@ public final class SwitchboardClient: Sendable {
 
     /// The manifest in use once the cached or bundled copy has been read (at once if it has).
     private func firstCopyRead() -> ManifestInUse? {
-        firstCopy.wait()
+        firstCopy.waitUntilRead()
         return current
     }
 
@@ -399,9 +384,9 @@ public final class SwitchboardClient: Sendable {
         state.withLock { s in
             guard s.mode == .running, s.loop == nil else { return }
             let client = WeakClient(value: self)
-            let bootstrap = s.bootstrap
+            let firstCopy = self.firstCopy
             s.loop = Task.detached {
-                await bootstrap?.value
+                await firstCopy.announced()
                 await Self.follow(client)
             }
         }

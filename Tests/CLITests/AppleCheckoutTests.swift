@@ -25,11 +25,15 @@ struct AppleCheckoutTests {
         return Array(all)
     }
 
+    /// The files a checkout of this tree would hold: those git tracks, and new ones it does
+    /// not ignore (so that a change is checked before it is committed).
     static func trackedFiles() throws -> [String] {
         let git = try Subprocess.tool("git", package: "git")
-        let run = try Subprocess.run(git, ["ls-files", "-z"])
+        let run = try Subprocess.run(git, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
         try #require(run.status == 0, "\(run.stderr)")
+        let root = Subprocess.packageRoot.path
         return run.stdout.split(separator: "\0").map(String.init)
+            .filter { FileManager.default.fileExists(atPath: root + "/" + $0) }
     }
 
     @Test func noTwoPathsTargetsOrProductsDifferOnlyByCase() throws {
