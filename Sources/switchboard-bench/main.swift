@@ -1,7 +1,7 @@
 // Resolution and load benchmark: `swift run -c release --experimental-lto-mode=full switchboard-bench [--quick]`;
 // `--vectors FILE...` times resolution over conformance vectors' cases, `--write-table N FILE`
 // writes the generated N-route table (both for the TypeScript client's bench);
-// `--client-start`: SwitchboardClient's init and time to ready with a bundled table.
+// `--client-start`: SwitchboardClient's init and the time until a resolve right after it is answered, with a bundled table.
 //
 // For generated manifests of 100, 1,000 and 10,000 routes of realistic shapes it
 // prints the median ns per full resolution (classify + normalize + match + params +

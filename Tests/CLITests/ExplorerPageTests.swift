@@ -45,7 +45,7 @@ struct ExplorerPageTests {
         }
     }
 
-    @Test func thePageResolvesExplainsListsAndFollowsReloadsInARealBrowser() throws {
+    @Test func thePageResolvesExplainsListsAndFollowsReloadsInARealBrowser() async throws {
         _ = try Subprocess.tool("chromium", package: "chromium")
         _ = try Subprocess.tool("chromedriver", package: "chromium-driver")
         let python = try Subprocess.python()
@@ -59,7 +59,7 @@ struct ExplorerPageTests {
         try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Tests/Browser/xss-manifest.json"), to: xss)
         let shots = Self.screenshots
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
-        let run = try Subprocess.run(python, [CLI.packageRoot.appendingPathComponent("Tests/Browser/explorer.py").path,
+        let run = try await Subprocess.runOffThePool(python, [CLI.packageRoot.appendingPathComponent("Tests/Browser/explorer.py").path,
                                               served.base, served.manifest.path, xss.path, shots.path])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         // Every check the script makes, each reported as it passes.

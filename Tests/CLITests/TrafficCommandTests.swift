@@ -164,10 +164,10 @@ struct TrafficCommandTests {
 
     /// The tables are bounded in bytes, not entries: 3,000 distinct URLs of 10 KiB under
     /// `--memory 8` are counted exactly (outcomes and routes) in about that much.
-    @Test func theTablesAreBoundedInBytes() throws {
+    @Test func theTablesAreBoundedInBytes() async throws {
         let urls = (0..<3000).map { "/artist/a\($0)" + String(repeating: "b", count: 10_000) }
         let file = try CLI.temporaryFile(urls.joined(separator: "\n") + "\n", name: "long-urls.txt")
-        let out = try CLI.run(["traffic", file, "--config", "Config/routes.json", "--format", "json", "--memory", "8"])
+        let out = try await Subprocess.offThePool { try CLI.run(["traffic", file, "--config", "Config/routes.json", "--format", "json", "--memory", "8"]) }
         #expect(out.status == 0, "\(out.stderr)")
         let report = try Self.json(out)
         #expect(report["total"] as? Int == 3000)

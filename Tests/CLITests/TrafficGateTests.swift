@@ -176,13 +176,13 @@ struct TrafficGateTests {
 
     /// On a terminal (`script` gives the run one), a progress line on standard error every
     /// two seconds, cleared at the end; in a pipe, nothing.
-    @Test func aProgressLineOnATerminalOnly() throws {
+    @Test func aProgressLineOnATerminalOnly() async throws {
         let script = try Subprocess.tool("script", package: "bsdutils")
         let lines = (0..<200_000).map { "/artwork/w-\($0 % 5000)?fbclid=\($0)" }.joined(separator: "\n") + "\n"
         let file = try CLI.temporaryFile(lines, name: "many.txt")
         let command = "\(Subprocess.switchboard.path) traffic \(file) --config \(Subprocess.packageRoot.path)/Config/routes.json --format json > /dev/null"
         let started = ContinuousClock.now
-        let terminal = try Subprocess.run(script, ["-qec", command, "/dev/null"])
+        let terminal = try await Subprocess.runOffThePool(script, ["-qec", command, "/dev/null"])
         #expect(terminal.status == 0, "\(terminal.stdout)\(terminal.stderr)")
         if ContinuousClock.now - started > .seconds(3) {
             #expect(terminal.stdout.contains("switchboard: ") && terminal.stdout.contains(" lines read ("), "\(terminal.stdout.prefix(300))")

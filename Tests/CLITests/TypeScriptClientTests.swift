@@ -8,16 +8,16 @@ import TestSupport
 /// its decoder to this build's `switchboard check` on random tables, and its updater is
 /// driven against this build's `switchboard serve`.
 struct TypeScriptClientTests {
-    @Test func theTypeScriptClientBuildsAndPassesItsTests() throws {
+    @Test func theTypeScriptClientBuildsAndPassesItsTests() async throws {
         let tsc = try Subprocess.tool("tsc", package: "node-typescript")
         let node = try Subprocess.tool("node", package: "nodejs")
         let package = Subprocess.packageRoot.appendingPathComponent("clients/typescript")
         // The package's build: CommonJS and the ES module build (build.js runs tsc twice).
-        let build = try Subprocess.run(node, [package.appendingPathComponent("build.js").path], environment: ["TSC": tsc.path])
+        let build = try await Subprocess.runOffThePool(node, [package.appendingPathComponent("build.js").path], environment: ["TSC": tsc.path])
         #expect(build.status == 0, "node clients/typescript/build.js:\n\(build.stdout)\(build.stderr)")
         guard build.status == 0 else { return }
         let tests = ["engine", "differential", "client", "package", "readme"].map { package.appendingPathComponent("test/\($0).test.js").path }
-        let run = try Subprocess.run(node, ["--test"] + tests, environment: ["SWITCHBOARD_BIN": Subprocess.switchboard.path])
+        let run = try await Subprocess.runOffThePool(node, ["--test"] + tests, environment: ["SWITCHBOARD_BIN": Subprocess.switchboard.path])
         // TAP: on failure, the failing tests and their diagnostics, then the totals.
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let failures = lines.enumerated().filter { $0.element.contains("not ok") }.map { i, _ in

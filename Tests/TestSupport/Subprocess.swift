@@ -90,10 +90,18 @@ public enum Subprocess {
     /// two, and which the client tests' timers and URLSession need meanwhile.
     public static func runOffThePool(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
                                      in directory: URL = packageRoot) async throws -> Output {
+        try await offThePool { try run(executable, arguments, environment: environment, in: directory) }
+    }
+
+    /// `work` on a thread of its own, awaited. The tests share one pool of as many threads
+    /// as cores (two here): a test that holds its thread for long (a child process, tens
+    /// of seconds of computation) leaves the other tests' timers, servers' handlers and
+    /// URLSession's continuations without one, and a client test that waits for an answer
+    /// fails for want of a thread, not of an answer. `work` returns what the test then
+    /// checks: expectations belong on the test's own task.
+    public static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try run(executable, arguments, environment: environment, in: directory) })
-            }.start()
+            Thread { continuation.resume(with: Result { try work() }) }.start()
         }
     }
 
