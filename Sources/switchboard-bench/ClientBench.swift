@@ -130,14 +130,18 @@ final class Counter: Sendable {
 /// `--client-start`: what an app's launch pays for the client, with a bundled manifest of
 /// 100, 1,000 and 10,000 generated routes: `init` on the caller's thread, and the time until
 /// a `resolve` made right after it is answered (it waits for the bundle, compiled off that
-/// thread: the link that launched the app). Medians and maxima over `rounds` clients each,
+/// thread: the link that launched the app), beside the reference of the same run: the
+/// compile alone on the caller's thread. Medians and maxima over `rounds` clients each,
 /// rounds alternating between the sizes.
 func clientStartBench(rounds: Int) async {
     let sizes = [100, 1_000, 10_000]
     let bundles = sizes.map { Data(manifestJSON(routes: $0)) }
-    var inits = [[Double]](repeating: [], count: sizes.count), readies = inits
+    var inits = [[Double]](repeating: [], count: sizes.count), readies = inits, compiles = inits
     for _ in 0..<rounds {
         for (i, bundle) in bundles.enumerated() {
+            let compileStarted = ContinuousClock.now
+            guard (try? CompiledManifest(json: Array(bundle))) != nil else { fatalError("the bundle does not compile") }
+            compiles[i].append(milliseconds(.now - compileStarted))
             let started = ContinuousClock.now
             let client = SwitchboardClient(configuration: .init(server: URL(string: "http://127.0.0.1:1")!, bundled: .data(bundle),
                                                                 logger: quiet, followsAppLifecycle: false))
@@ -148,8 +152,8 @@ func clientStartBench(rounds: Int) async {
         }
     }
     for (i, size) in sizes.enumerated() {
-        let s = inits[i].sorted(), r = readies[i].sorted()
-        print(String(format: "%6d routes: init median %.3f ms, max %.3f ms; first resolve median %.1f ms, max %.1f ms",
-                     size, s[s.count / 2], s[s.count - 1], r[r.count / 2], r[r.count - 1]))
+        let s = inits[i].sorted(), r = readies[i].sorted(), c = compiles[i].sorted()
+        print(String(format: "%6d routes: init median %.3f ms, max %.3f ms; first resolve median %.1f ms, max %.1f ms; compile alone median %.1f ms",
+                     size, s[s.count / 2], s[s.count - 1], r[r.count / 2], r[r.count - 1], c[c.count / 2]))
     }
 }
