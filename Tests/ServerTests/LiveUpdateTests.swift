@@ -108,7 +108,9 @@ struct LiveUpdateTests {
         let reloads = BackgroundThread { () -> Int in
             var version = 1
             let end = Date().addingTimeInterval(3)
-            while Date() < end {
+            // 3 s, and at least 25 reloads however slow the machine (ThreadSanitizer beside
+            // the other suites once made 14 in 3 s): enough to have raced.
+            while Date() < end || version < 26 {
                 version += 1
                 try? folder.replace(Manifests.small(version: version, destination: "V\(version)"))
                 _ = server.reload()
@@ -143,12 +145,10 @@ struct LiveUpdateTests {
                 return (answers, regressions)
             }
         }
-        let versions = reloads.join()
+        _ = reloads.join()
         let results = clients.map { $0.join() }
         let regressions = results.flatMap(\.regressions)
         #expect(regressions.isEmpty, "\(regressions.prefix(10))")
-        // Enough to have raced (under ThreadSanitizer too, which slows both sides).
-        #expect(versions > 20)
         #expect(results.map(\.answers).reduce(0, +) >= 300)
     }
 
