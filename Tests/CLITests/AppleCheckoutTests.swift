@@ -150,7 +150,7 @@ struct AppleCheckoutTests {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
-        let build = try await Subprocess.runOffThePool(swift, ["build", "--product", "App"], in: app)
+        let build = try await Subprocess.runOffThePool(swift, ["build", "--product", "App"], in: app, yielding: true)
         try #require(build.status == 0, "\(build.stdout.suffix(3000))\n\(build.stderr.suffix(3000))")
         let bin = try Subprocess.run(swift, ["build", "--show-bin-path"], in: app)
         let run = try Subprocess.run(URL(fileURLWithPath: bin.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).appendingPathComponent("App"), [], in: app)

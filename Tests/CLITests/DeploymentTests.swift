@@ -67,7 +67,7 @@ struct DeploymentTests {
         #expect(flags.contains("--static-swift-stdlib"), "\(flags)")
         let scratch = CLI.packageRoot.appendingPathComponent(".build-static")
         let swift = try Subprocess.tool("swift", package: "the Swift toolchain")
-        let build = try await Subprocess.runOffThePool(swift, ["build"] + flags + ["--scratch-path", scratch.path])
+        let build = try await Subprocess.runOffThePool(swift, ["build"] + flags + ["--scratch-path", scratch.path], yielding: true)
         try #require(build.status == 0, "swift build \(flags.joined(separator: " ")) failed:\n\(build.stdout.suffix(3000))\n\(build.stderr.suffix(2000))")
         let bin = try Subprocess.run(swift, ["build"] + flags + ["--scratch-path", scratch.path, "--show-bin-path"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)

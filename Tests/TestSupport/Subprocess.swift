@@ -88,9 +88,12 @@ public enum Subprocess {
     /// ``run(_:_:stdin:environment:in:)`` on a thread of its own, awaited: a long child (a
     /// build of minutes) holds no thread of the pool the tests run on, which on 2 cores has
     /// two, and which the client tests' timers and URLSession need meanwhile.
+    /// `yielding`: at the lowest CPU priority (`nice -n 19`), for a build of minutes that
+    /// would otherwise take both cores from the tests that measure time beside it.
     public static func runOffThePool(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                                     in directory: URL = packageRoot) async throws -> Output {
-        try await offThePool { try run(executable, arguments, environment: environment, in: directory) }
+                                     in directory: URL = packageRoot, yielding: Bool = false) async throws -> Output {
+        let (command, all) = yielding ? (URL(fileURLWithPath: "/usr/bin/nice"), ["-n", "19", executable.path] + arguments) : (executable, arguments)
+        return try await offThePool { try run(command, all, environment: environment, in: directory) }
     }
 
     /// `work` on a thread of its own, awaited. The tests share one pool of as many threads
