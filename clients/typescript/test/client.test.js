@@ -236,10 +236,13 @@ test("Node's file storage survives being killed mid-write", async () => {
   const writer = `
     const { fileStorage } = require(${JSON.stringify(path.join(dist, "node.js"))});
     const storage = fileStorage(${JSON.stringify(file)});
-    (async () => { for (let i = 0; ; i++) await storage.write(String(i % 10).repeat(200000 + (i % 7) * 50000)); })();`;
+    (async () => { for (let i = 0; ; i++) { await storage.write(String(i % 10).repeat(200000 + (i % 7) * 50000)); if (i === 0) process.stdout.write("written\\n"); } })();`;
   for (let round = 0; round < 8; round++) {
-    const child = spawn(process.execPath, ["-e", writer], { stdio: "ignore" });
-    await delay(80 + round * 37);
+    // The kill lands a while after the first complete write, however long Node took to start
+    // on a loaded machine, so every round has a file to keep and writes in flight to cut.
+    const child = spawn(process.execPath, ["-e", writer], { stdio: ["ignore", "pipe", "ignore"] });
+    await new Promise((resolve, reject) => { child.stdout.once("data", resolve); child.once("exit", (code) => reject(new Error(`the writer exited (${code}) before its first write`))); });
+    await delay(20 + round * 37);
     child.kill("SIGKILL");
     await new Promise((resolve) => child.on("exit", resolve));
     const value = await fileStorage(file).read();
