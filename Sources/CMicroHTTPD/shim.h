@@ -131,13 +131,14 @@ static inline struct sb_ip sb_connection_ip(struct MHD_Connection *connection) {
     return sb_address_ip(info == NULL ? NULL : info->client_addr);
 }
 
-/// The lines of `Forwarded` (kind 1) and `X-Forwarded-For` (kind 2) a request has, in
-/// order, up to `capacity`; `count` may exceed it (the lines past it are not stored).
+/// The lines of one forwarded header, `Forwarded` (`which` 1) or `X-Forwarded-For`
+/// (`which` 2), in order, up to `capacity`; `count` may exceed it (the lines past it are
+/// not stored).
 struct sb_forwarded_scan {
     const char **values;
-    unsigned char *kinds;
     unsigned int capacity;
     unsigned int count;
+    unsigned char which;
 };
 
 static inline enum MHD_Result sb_forwarded_iterator(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
@@ -145,21 +146,16 @@ static inline enum MHD_Result sb_forwarded_iterator(void *cls, enum MHD_ValueKin
     (void)kind; (void)value_size;
     struct sb_forwarded_scan *scan = (struct sb_forwarded_scan *)cls;
     if (key == NULL) return MHD_YES;
-    unsigned char which = 0;
-    if (key_size == 9 && strcasecmp(key, "Forwarded") == 0) which = 1;
-    else if (key_size == 15 && strcasecmp(key, "X-Forwarded-For") == 0) which = 2;
-    if (which == 0) return MHD_YES;
-    if (scan->count < scan->capacity) {
-        scan->values[scan->count] = value == NULL ? "" : value;
-        scan->kinds[scan->count] = which;
-    }
+    if (scan->which == 1 ? !(key_size == 9 && strcasecmp(key, "Forwarded") == 0)
+                         : !(key_size == 15 && strcasecmp(key, "X-Forwarded-For") == 0)) return MHD_YES;
+    if (scan->count < scan->capacity) scan->values[scan->count] = value == NULL ? "" : value;
     scan->count += 1;
     return MHD_YES;
 }
 
-static inline unsigned int sb_forwarded_headers(struct MHD_Connection *connection, const char **values, unsigned char *kinds,
+static inline unsigned int sb_forwarded_headers(struct MHD_Connection *connection, unsigned char which, const char **values,
                                                 unsigned int capacity) {
-    struct sb_forwarded_scan scan = { values, kinds, capacity, 0 };
+    struct sb_forwarded_scan scan = { values, capacity, 0, which };
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, sb_forwarded_iterator, &scan);
     return scan.count;
 }
@@ -183,6 +179,9 @@ struct sb_header_scan {
     unsigned int content_lengths;
     unsigned int transfer_encodings;
     unsigned int hosts;
+    /// Lines of `Forwarded` and of `X-Forwarded-For`.
+    unsigned int forwardeds;
+    unsigned int x_forwarded_fors;
     const char *content_length;
     const char *transfer_encoding;
     /// Why the header section is refused (a fixed string), or NULL.
@@ -262,6 +261,12 @@ static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kin
     } else if (first == 't' && length == 17 && strcasecmp(key, "Transfer-Encoding") == 0) {
         if (scan->transfer_encodings++ == 0) scan->transfer_encoding = value;
         return MHD_YES;
+    } else if (first == 'f' && length == 9 && strcasecmp(key, "Forwarded") == 0) {
+        scan->forwardeds += 1;
+        return MHD_YES;
+    } else if (first == 'x' && length == 15 && strcasecmp(key, "X-Forwarded-For") == 0) {
+        scan->x_forwarded_fors += 1;
+        return MHD_YES;
     }
     for (unsigned int i = 0; i < scan->count; i++) {
         if (scan->values[i] == NULL && (char)(scan->names[i][0] | 0x20) == first && strcasecmp(key, scan->names[i]) == 0) {
@@ -276,7 +281,7 @@ static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kin
 /// Scans the request's headers once; `values` has room for `count` entries.
 static inline struct sb_header_scan sb_scan_headers(struct MHD_Connection *connection, const char *const *names,
                                                     const char **values, unsigned int count) {
-    struct sb_header_scan scan = { 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, names, values, count, 0 };
+    struct sb_header_scan scan = { 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, names, values, count, 0 };
     for (unsigned int i = 0; i < count; i++) values[i] = NULL;
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, sb_scan_iterator, &scan);
     // The last field: 0.9.75 overwrites its line's end and the empty line after it with

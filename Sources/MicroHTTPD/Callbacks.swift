@@ -154,7 +154,8 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
         state.started = true
         // The rest of the request, whatever its bytes, is due within the deadline of the whole.
         state.watch.wait(for: .message, until: state.began &+ context.deadlines.message)
-        if state.peerTrusted { state.client = forwardedClient(context.configuration.trustedProxies, peer: state.peer, connection) }
+        state.client = state.peer
+        state.forwarded = false
         // Answered at once, before any body is read, and the connection closes (0.9.75
         // closes a connection answered on the first call): what a smuggling attempt deserves.
         guard let refusal = framingRefusal(context, state, connection, method, url, version) else { return .YES }
@@ -192,6 +193,17 @@ private func framingRefusal(_ context: DaemonContext, _ state: RequestState, _ c
         let headers = sb_scan_headers(connection, context.headerNamesC, values.baseAddress, UInt32(wanted))
         if headers.found > 0 { state.headers.read(UnsafeMutableBufferPointer(rebasing: values.prefix(wanted))) }
         return headers
+    }
+    // The client: the one a trusted proxy forwarded in its header, else the peer. A peer
+    // not trusted that sends either header is a proxy nobody named (or a client lying).
+    if state.peerTrusted {
+        let lines = limits.trustedProxies.header == .forwarded ? headers.forwardeds : headers.x_forwarded_fors
+        if lines > 0, let client = forwardedClient(limits.trustedProxies, connection) {
+            state.client = client
+            state.forwarded = true
+        }
+    } else if headers.forwardeds > 0 || headers.x_forwarded_fors > 0, let told = limits.onUntrustedForwarding {
+        told(state.peer, headers.forwardeds > 0 ? .forwarded : .xForwardedFor)
     }
     if headers.fields > limits.maxHeaderFields {
         return problem(431, "Request Header Fields Too Large", "more than \(limits.maxHeaderFields) header fields")
@@ -331,10 +343,14 @@ func problemJSON(_ status: Int, _ title: String, _ detail: String) -> [UInt8] {
 /// copied it, leaves its array to the connection's scratch buffers.
 func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, context: DaemonContext,
            state: RequestState) -> MHD_Result {
-    if state.closeAfterAnswer {
-        // Once: a held request's headers go with its answer, queued through here again.
-        state.closeAfterAnswer = false
-        response.headers.append(("Connection", "close"))
+    if state.closeAfterAnswer || context.draining.load(ordering: .relaxed) {
+        // Once, on the answer itself: a held request's answer is queued through here again.
+        // While draining, every answer closes its connection, so a proxy's kept-alive
+        // connections leave this server for the others as they are used.
+        if case .held = response.body {} else {
+            state.closeAfterAnswer = false
+            response.headers.append(("Connection", "close"))
+        }
     }
     if let seconds = response.sendTimeoutSeconds { sb_set_connection_timeout(connection, UInt32(clamping: seconds)) }
     state.answered = true

@@ -1,28 +1,21 @@
 import CMicroHTTPD
 
-/// The client a trusted proxy forwarded the request for (``TrustedProxies/client(peer:forwarded:xForwardedFor:)``),
-/// from its `Forwarded` and `X-Forwarded-For` lines, each header's joined by commas as
-/// RFC 9110 5.3 reads several lines of one field. More lines than any chain of proxies
-/// sends are not believed: the peer is then the client.
-func forwardedClient(_ trusted: TrustedProxies, peer: IPAddress, _ connection: OpaquePointer) -> IPAddress {
+/// The client a trusted proxy forwarded the request for (``TrustedProxies/forwardedClient(_:)``),
+/// from the lines of the one header it writes, joined by commas as RFC 9110 5.3 reads
+/// several lines of one field; nil when they name none. More lines than any chain of
+/// proxies sends are not believed.
+func forwardedClient(_ trusted: TrustedProxies, _ connection: OpaquePointer) -> IPAddress? {
     let capacity = 16
     return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: capacity) { values in
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { kinds in
-            let count = Int(sb_forwarded_headers(connection, values.baseAddress, kinds.baseAddress, UInt32(capacity)))
-            if count == 0 { return trusted.client(peer: peer, forwarded: nil, xForwardedFor: nil) }
-            guard count <= capacity else { return peer }
-            var forwarded: [UInt8]? = nil, xForwardedFor: [UInt8]? = nil
-            for k in 0..<count {
-                guard let value = values[k] else { continue }
-                let bytes = UnsafeRawBufferPointer(start: value, count: strlen(value))
-                if kinds[k] == 1 { appendLine(bytes, to: &forwarded) } else { appendLine(bytes, to: &xForwardedFor) }
-            }
-            return trusted.client(peer: peer, forwarded: forwarded?[...], xForwardedFor: xForwardedFor?[...])
+        let which: UInt8 = trusted.header == .forwarded ? 1 : 2
+        let count = Int(sb_forwarded_headers(connection, which, values.baseAddress, UInt32(capacity)))
+        guard count > 0, count <= capacity else { return nil }
+        var field: [UInt8] = []
+        for k in 0..<count {
+            guard let value = values[k] else { continue }
+            if k > 0 { field.append(UInt8(ascii: ",")) }
+            field.append(contentsOf: UnsafeRawBufferPointer(start: value, count: strlen(value)))
         }
+        return trusted.forwardedClient(field[...])
     }
-}
-
-private func appendLine(_ line: UnsafeRawBufferPointer, to field: inout [UInt8]?) {
-    if field == nil { field = [] } else { field!.append(UInt8(ascii: ",")) }
-    field!.append(contentsOf: line)
 }

@@ -62,6 +62,10 @@ package final class HTTPDaemon: Sendable {
         /// are not held to a block's share, and each request counts for its forwarded client
         /// (``HTTPRequest/client``).
         package var trustedProxies: TrustedProxies
+        /// Told of each request from a peer not in ``trustedProxies`` that carries a
+        /// forwarded header (which one, `Forwarded` first), on the thread reading it: a
+        /// proxy nobody named, whose clients then all count as one.
+        package var onUntrustedForwarding: (@Sendable (IPAddress, ForwardedHeader) -> Void)?
         /// Told of a block refused a connection for taking its share (``perIPConnectionLimit``),
         /// on the thread accepting it: behind a proxy not named in ``trustedProxies``, that
         /// is every client at once.
@@ -179,6 +183,16 @@ package final class HTTPDaemon: Sendable {
         package var requestsInFlight = 0
     }
 
+    /// The start of a drain (SIGTERM): requests are still accepted and answered, each
+    /// answer closing its connection, so that the proxies in front reconnect elsewhere as
+    /// they take the server out; ``stop(gracePeriod:)`` ends it.
+    package func drain() {
+        // Under the lock a stop takes the daemon out with: the context is still retained.
+        daemon.withLock { running in
+            if running != nil { context.takeUnretainedValue().draining.store(true, ordering: .relaxed) }
+        }
+    }
+
     /// Seconds a request still arriving when a stop begins has to arrive whole.
     static let arrivalGrace = 2
 
@@ -251,6 +265,8 @@ final class DaemonContext: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Set by `stop`: new connections are closed as they are accepted.
     let refusing = Atomic<Bool>(false)
+    /// Set by ``HTTPDaemon/drain()``: every answer closes its connection.
+    let draining = Atomic<Bool>(false)
     /// Connections with a request state: made when libmicrohttpd accepts one, freed when
     /// it closes (0 again once the daemon stopped).
     let connectionStates = Atomic<Int>(0)
@@ -283,7 +299,7 @@ final class DaemonContext: Sendable {
         guard let onRefusal = configuration.onRefusal else { return }
         // A target is named up to 1 KiB: a refused one may be far longer.
         let target = state.target.isEmpty ? nil : String(decoding: state.target.prefix(1024), as: UTF8.self)
-        onRefusal(Refusal(reason, status: status, client: state.client, proxy: state.peerTrusted ? state.peer : nil,
+        onRefusal(Refusal(reason, status: status, client: state.client, proxy: state.forwarded ? state.peer : nil,
                           method: methodName, target: target))
     }
     let streams: OpenStreams

@@ -54,7 +54,8 @@ package struct HTTPRequest: Sendable {
     /// The client the request counts for, whose block its shares are kept by: the peer,
     /// or the client a trusted proxy forwarded (``TrustedProxies``).
     package let client: IPAddress
-    /// The trusted proxy the request came through (nil when its peer is not one).
+    /// The trusted proxy that forwarded the request, naming its client (nil when its peer
+    /// is not one, or sent no forwarded header that named a client).
     package let proxy: IPAddress?
 
     /// `questionMark`: where the target's `?` is (or its length), when the caller found it.

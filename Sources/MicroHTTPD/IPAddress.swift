@@ -187,6 +187,10 @@ package struct AddressRange: Hashable, Sendable, CustomStringConvertible {
         candidate.high & maskHigh == address.high && candidate.low & maskLow == address.low
     }
 
+    /// Whether the range holds every IPv6 address (`::/0`) or every IPv4 one (`0.0.0.0/0`,
+    /// `::ffff:0:0/96` or anything wider around it).
+    package var coversAFamily: Bool { bits == 0 || (bits <= 96 && contains(IPAddress(ipv4: 0))) }
+
     package var description: String { "\(address)/\(address.isIPv4 && bits >= 96 ? bits - 96 : bits)" }
 }
 

@@ -47,6 +47,8 @@ final class RequestState {
     /// The client the request counts for: the peer, or the client a trusted peer
     /// forwarded (set with the framing checks).
     @exclusivity(unchecked) var client: IPAddress
+    /// Whether ``client`` is the one a trusted peer's forwarded header named.
+    @exclusivity(unchecked) var forwarded = false
     /// When what the connection waits for is due (``RequestDeadlines``).
     let watch: RequestDeadlines.Watch
     /// The answer closes the connection (an HTTP/1.0 request with a transfer coding,
@@ -95,7 +97,7 @@ final class RequestState {
         swap(&headers, &self.headers)
         swap(&names, &headerNames)
         return HTTPRequest(method: method.name, target: target, body: body, headerNames: names, headers: headers, began: began,
-                           questionMark: questionMark, methodKind: method.kind, client: client, proxy: peerTrusted ? peer : nil)
+                           questionMark: questionMark, methodKind: method.kind, client: client, proxy: forwarded ? peer : nil)
     }
 
     /// The buffers lent to `request` back, for the connection's next request. (If the

@@ -1,36 +1,67 @@
+/// The one header a trusted proxy writes the client into (`serve --forwarded-header`).
+/// Only that one is read: a proxy that appends to one passes the other through from the
+/// client untouched, so believing it would let any client pick its own block.
+package enum ForwardedHeader: String, Sendable, CaseIterable {
+    /// `X-Forwarded-For`: what nginx, HAProxy (`option forwardfor`), Caddy, Apache,
+    /// Envoy, ingress-nginx and the cloud load balancers append to. The default.
+    case xForwardedFor = "x-forwarded-for"
+    /// RFC 7239's `Forwarded: for=`, for proxies that write that one (HAProxy's
+    /// `option forwarded`).
+    case forwarded
+
+    /// The header's name as it is written on the wire.
+    package var fieldName: String { self == .forwarded ? "Forwarded" : "X-Forwarded-For" }
+}
+
 /// The peers whose word on the client is believed (`serve --trusted-proxy`): a reverse
 /// proxy, an ingress, a mesh's sidecar or a CDN. For a request from one of them, the
-/// client is the one it forwarded:
-/// 1. the `for=` of RFC 7239's `Forwarded`, when the header has one;
-/// 2. else the rightmost `X-Forwarded-For` address that is not itself trusted (as nginx's
-///    `real_ip_recursive on`: every proxy of the chain appends the address it got the
-///    request from, so the addresses right of the client are proxies, and what is left of
-///    it is what the client said of itself);
-/// 3. else, when the headers are absent or malformed, the peer itself.
-/// `Forwarded` is read right to left as `X-Forwarded-For` is. When every address is a
-/// trusted one, the leftmost is the client (nginx does the same). A `for=` that names no
-/// address (`unknown`, or an obfuscated `_identifier`) has no block to count by: the
-/// peer is then the client. A peer that is not trusted is never asked.
+/// client is the one it forwarded in ``header``: the rightmost address that is not itself
+/// trusted (as nginx's `real_ip_recursive on`: every proxy of the chain appends the address
+/// it got the request from, so the addresses right of the client are proxies, and what is
+/// left of it is what the client said of itself). When every address is trusted, the
+/// client is the rightmost, the one the nearest proxy appended, never one further left,
+/// which the client could have written. When the header is absent or malformed, or its
+/// entry names no address (`for=unknown`, an obfuscated `_identifier`), the peer itself.
+/// A peer that is not trusted is never asked.
 package struct TrustedProxies: Sendable, Equatable {
     package let ranges: [AddressRange]
+    package let header: ForwardedHeader
 
-    package init(_ ranges: [AddressRange] = []) { self.ranges = ranges }
+    package init(_ ranges: [AddressRange] = [], header: ForwardedHeader = .xForwardedFor) {
+        self.ranges = ranges
+        self.header = header
+    }
 
-    /// Parses `10.0.0.0/8`-style ranges; the first that is not one is thrown back.
-    package init(parsing texts: [String]) throws(InvalidRange) {
+    /// Parses `10.0.0.0/8`-style ranges; the first that is not one, or that covers every
+    /// address of its family (`0.0.0.0/0`, `::/0`), is thrown back.
+    package init(parsing texts: [String], header: ForwardedHeader = .xForwardedFor) throws(InvalidRange) {
         var ranges: [AddressRange] = []
         for text in texts {
             let trimmed = text.trimmingASCIISpaces()
             guard let range = AddressRange(trimmed) else { throw InvalidRange(text: text) }
+            // Trusting every address trusts the client itself: whatever it wrote left of
+            // what the proxy appended would be read as its address.
+            if range.coversAFamily { throw InvalidRange(text: text, coversEveryAddress: true) }
             ranges.append(range)
         }
-        self.init(ranges)
+        self.init(ranges, header: header)
     }
 
     package struct InvalidRange: Error, Sendable, Equatable, CustomStringConvertible {
         package let text: String
+        /// The range parses but holds every IPv4 or every IPv6 address.
+        package let coversEveryAddress: Bool
+
+        package init(text: String, coversEveryAddress: Bool = false) {
+            self.text = text
+            self.coversEveryAddress = coversEveryAddress
+        }
+
         package var description: String {
-            "'\(text)' is not an address range: write an IPv4 or IPv6 address with an optional prefix length (10.0.0.0/8, fd00::/8, 0.0.0.0/0)"
+            if coversEveryAddress {
+                return "'\(text)' trusts every address, so any client could name its own address in the forwarded header: name the proxy's addresses (10.0.0.5), or the cluster's pod range (10.244.0.0/16) when the proxy is an ingress or a sidecar"
+            }
+            return "'\(text)' is not an address range: write an IPv4 or IPv6 address with an optional prefix length (10.0.0.0/8, fd00::/8, 192.0.2.7)"
         }
     }
 
@@ -41,28 +72,28 @@ package struct TrustedProxies: Sendable, Equatable {
         return false
     }
 
-    /// The client of a request that `peer`, a trusted proxy, sent with these header values
-    /// (each header's lines joined by commas, nil when absent).
-    package func client(peer: IPAddress, forwarded: ArraySlice<UInt8>?, xForwardedFor: ArraySlice<UInt8>?) -> IPAddress {
-        if let forwarded, let nodes = Self.forwardedFor(forwarded) {
-            if !nodes.isEmpty { return choose(nodes) ?? peer }
-        } else if forwarded != nil {
-            return peer
+    /// The client a trusted proxy forwarded in ``header`` (its lines joined by commas), or
+    /// nil when the value names none: the peer is then the client.
+    package func forwardedClient(_ value: ArraySlice<UInt8>) -> IPAddress? {
+        switch header {
+        case .xForwardedFor:
+            return choose(Self.xForwardedFor(value))
+        case .forwarded:
+            guard let nodes = Self.forwardedFor(value) else { return nil }
+            return choose(nodes)
         }
-        guard let xForwardedFor else { return peer }
-        return choose(Self.xForwardedFor(xForwardedFor)) ?? peer
     }
 
-    /// The rightmost address not trusted, walking from the right; the leftmost when all
-    /// are; nil when the walk meets an entry that is no address before it ends.
+    /// The rightmost address not trusted, walking from the right; the rightmost when all
+    /// are; nil when there is none, or when the walk meets an entry that is no address
+    /// before it ends.
     private func choose(_ entries: [IPAddress?]) -> IPAddress? {
-        var leftmost: IPAddress? = nil
+        guard let last = entries.last else { return nil }
         for entry in entries.reversed() {
             guard let address = entry else { return nil }
             if !contains(address) { return address }
-            leftmost = address
         }
-        return leftmost
+        return last
     }
 
     /// The entries of an `X-Forwarded-For` value, left to right: an address each (nil for

@@ -13,8 +13,10 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve the HTTP API (the default command).",
         discussion: """
-            SIGHUP reloads the manifest; so does any change in its folder. SIGINT and SIGTERM \
-            stop accepting connections, let in-flight requests finish, and exit 0.
+            SIGHUP reloads the manifest; so does any change in its folder. SIGTERM starts a \
+            drain: /readyz answers 503 at once while every request is still answered for \
+            --drain-seconds, then held polls are answered, the listener closes and the process \
+            exits 0. SIGINT (or a second SIGTERM) skips what is left of the drain.
             """
     )
 
@@ -43,6 +45,19 @@ struct ServeCommand: ParsableCommand {
                                valueName: "cidr"))
     var trustedProxy: [String] = []
 
+    @Option(name: .customLong("forwarded-header"),
+            help: ArgumentHelp("The one header a trusted proxy names the client in: x-forwarded-for, or forwarded (RFC 7239); the other is never read [env: SWITCHBOARD_FORWARDED_HEADER; default: x-forwarded-for].",
+                               valueName: "header"))
+    var forwardedHeader: String?
+
+    @Option(name: .customLong("max-wait"),
+            help: "The longest Prefer: wait granted to a held poll, in seconds; keep it under the timeout of every proxy in front [env: SWITCHBOARD_MAX_WAIT; default: 25].")
+    var maxWait: Int?
+
+    @Option(name: .customLong("drain-seconds"),
+            help: "After SIGTERM, how long every request is still answered (with /readyz failing) before the listener closes [env: SWITCHBOARD_DRAIN_SECONDS; default: 5].")
+    var drainSeconds: Int?
+
     @Option(name: .customLong("cors-origin"),
             help: ArgumentHelp("A web origin whose pages may read /v1/resolve, /v1/manifest, /v1/events and /v1/routes (https://app.example.com), or *; repeatable [env: SWITCHBOARD_CORS_ORIGINS, comma-separated].",
                                valueName: "origin"))
@@ -67,7 +82,19 @@ struct ServeCommand: ParsableCommand {
 
     var limits: RequestLimits {
         RequestLimits(batchURLs: maxBatchURLs, explainedBatchURLs: maxExplainedBatchURLs, batchResponseBytes: maxBatchResponseBytes,
-                      expensiveRequests: maxExpensiveRequests, streamSeconds: maxStreamSeconds)
+                      expensiveRequests: maxExpensiveRequests, streamSeconds: maxStreamSeconds,
+                      maxWaitSeconds: Self.number(maxWait, env: "SWITCHBOARD_MAX_WAIT") ?? RequestLimits().maxWaitSeconds)
+    }
+
+    var drain: Int { Self.number(drainSeconds, env: "SWITCHBOARD_DRAIN_SECONDS") ?? 5 }
+
+    /// A flag's number, else its environment variable's (nil when neither is a number).
+    private static func number(_ flag: Int?, env name: String) -> Int? {
+        flag ?? ProcessInfo.processInfo.environment[name].flatMap { Int($0) }
+    }
+
+    var header: ForwardedHeader? {
+        ForwardedHeader(rawValue: (forwardedHeader ?? ProcessInfo.processInfo.environment["SWITCHBOARD_FORWARDED_HEADER"] ?? "x-forwarded-for").lowercased())
     }
 
     /// A repeatable option's values, or its environment variable's comma-separated ones.
@@ -78,7 +105,9 @@ struct ServeCommand: ParsableCommand {
     }
 
     var trustedProxies: TrustedProxies {
-        get throws { try TrustedProxies(parsing: Self.listed(trustedProxy, env: "SWITCHBOARD_TRUSTED_PROXIES")) }
+        get throws {
+            try TrustedProxies(parsing: Self.listed(trustedProxy, env: "SWITCHBOARD_TRUSTED_PROXIES"), header: header ?? .xForwardedFor)
+        }
     }
 
     var crossOrigin: CrossOrigin? {
@@ -103,12 +132,21 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         let env = ProcessInfo.processInfo.environment
-        for (name, flag) in [("SWITCHBOARD_PORT", port), ("SWITCHBOARD_THREADS", threads)] where flag == nil {
+        for (name, flag) in [("SWITCHBOARD_PORT", port), ("SWITCHBOARD_THREADS", threads), ("SWITCHBOARD_MAX_WAIT", maxWait),
+                             ("SWITCHBOARD_DRAIN_SECONDS", drainSeconds)] where flag == nil {
             if let raw = env[name], Int(raw) == nil { throw ValidationError("\(name)='\(raw)' is not a number") }
         }
         if level == nil {
             throw ValidationError("unknown log level '\(logLevel ?? ProcessInfo.processInfo.environment["SWITCHBOARD_LOG_LEVEL"] ?? "")'; use trace, debug, info, notice, warning, error or critical")
         }
+        if header == nil {
+            throw ValidationError("unknown forwarded header '\(forwardedHeader ?? ProcessInfo.processInfo.environment["SWITCHBOARD_FORWARDED_HEADER"] ?? "")'; use x-forwarded-for or forwarded")
+        }
+        let wait = limits.maxWaitSeconds
+        guard LivePolling.waitRange.contains(wait) else {
+            throw ValidationError("--max-wait must be between \(LivePolling.waitRange.lowerBound) and \(LivePolling.waitRange.upperBound) seconds, not \(wait)")
+        }
+        guard (0...3600).contains(drain) else { throw ValidationError("--drain-seconds must be between 0 and 3600, not \(drain)") }
         do {
             _ = try trustedProxies
             _ = try crossOrigin
@@ -132,9 +170,18 @@ struct ServeCommand: ParsableCommand {
         // Signal handling is in place before the server starts (and logs its port), so a
         // signal sent as soon as the port is known is never lost.
         let server = Locked<SwitchboardServer?>(nil)
+        let drainRequested = Atomic<Bool>(false)
         let stopRequested = Atomic<Bool>(false)
         let stopped = DispatchSemaphore(value: 0)
         let signals = DispatchQueue(label: "switchboard.signals")
+        let drainSeconds = drain
+        // Once: the end of the drain, or SIGINT, or a second SIGTERM, whichever comes first.
+        let stop: @Sendable () -> Void = {
+            guard !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            logger.notice("stopping: answering held requests, finishing in-flight ones")
+            server.withLock { $0 }?.stop()
+            stopped.signal()
+        }
         var sources: [DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number, SIG_IGN)
@@ -144,10 +191,16 @@ struct ServeCommand: ParsableCommand {
                 if number == SIGHUP {
                     logger.info("SIGHUP: reloading the manifest")
                     if let running { logger.debug("reload", metadata: ["outcome": "\(running.reload())"]) }
-                } else if !stopRequested.exchange(true, ordering: .acquiringAndReleasing) {
-                    logger.notice("stopping: finishing in-flight requests")
-                    running?.stop()
-                    stopped.signal()
+                } else if number == SIGTERM, drainSeconds > 0, !drainRequested.exchange(true, ordering: .acquiringAndReleasing) {
+                    // Kubernetes sends SIGTERM while it is still taking the pod out of its
+                    // Service: what arrives meanwhile is answered, and /readyz tells the
+                    // balancers that have not heard yet. (A server still starting drains
+                    // once started.)
+                    logger.notice("draining: /readyz fails, requests are answered for \(drainSeconds) s more")
+                    server.withLock { $0 }?.drain()
+                    signals.asyncAfter(deadline: .now() + .seconds(drainSeconds), execute: stop)
+                } else {
+                    stop()
                 }
             }
             source.resume()
@@ -164,8 +217,12 @@ struct ServeCommand: ParsableCommand {
                                      logger: logger, accessLog: access, ui: !noUI, limits: limits,
                                      crossOrigin: try? crossOrigin))
             server.withLock { $0 = started }
-            // A stop that came while starting found no server to stop.
-            if stopRequested.load(ordering: .acquiring) { started.stop() }
+            // A signal that came while starting found no server to stop or drain.
+            if stopRequested.load(ordering: .acquiring) {
+                started.stop()
+            } else if drainRequested.load(ordering: .acquiring) {
+                started.drain()
+            }
         } catch {
             switch error {
             case .manifest(.invalid(let path, let manifestError)):

@@ -49,7 +49,7 @@ final class Metrics: Sendable {
     private let latency: InlineArray<12, Atomic<Int>>
     private let latencyCount = Atomic<Int>(0)
     private let latencyNanoseconds = Atomic<Int>(0)
-    /// Requests whose peer is a trusted proxy.
+    /// Requests a trusted proxy forwarded, its header naming their client.
     private let forwarded = Atomic<Int>(0)
     /// Refusals for a share taken, by ``Share``.
     private let shareRefusals: InlineArray<5, Atomic<Int>>
@@ -106,7 +106,7 @@ final class Metrics: Sendable {
         }
     }
 
-    /// Counts a request that came through a trusted proxy.
+    /// Counts a request a trusted proxy forwarded (``HTTPRequest/proxy``).
     func recordForwarded() { forwarded.wrappingAdd(1, ordering: .relaxed) }
 
     /// Counts a refusal for a share taken.
@@ -150,7 +150,7 @@ final class Metrics: Sendable {
         out += "switchboard_http_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
         out += "switchboard_http_request_duration_seconds_sum \(Double(latencyNanoseconds.load(ordering: .relaxed)) / 1e9)\n"
         out += "switchboard_http_request_duration_seconds_count \(latencyCount.load(ordering: .relaxed))\n"
-        out += "# HELP switchboard_forwarded_requests_total Requests that came through a trusted proxy (serve --trusted-proxy).\n"
+        out += "# HELP switchboard_forwarded_requests_total Requests whose client a trusted proxy named in its forwarded header (serve --trusted-proxy, --forwarded-header).\n"
         out += "# TYPE switchboard_forwarded_requests_total counter\n"
         out += "switchboard_forwarded_requests_total \(forwarded.load(ordering: .relaxed))\n"
         out += "# HELP switchboard_share_refusals_total Requests and connections refused because a client block (holder=client) or the server took all of a share.\n"

@@ -20,14 +20,20 @@ package struct RequestLimits: Sendable, Equatable {
     /// How long an event stream lives; it then ends, and its `retry:` (2 to 5 s, random
     /// per connection) brings the client back (`--max-stream-seconds`).
     package var streamSeconds: Int
+    /// The longest `Prefer: wait` granted to a held poll (`--max-wait`): under the timeout
+    /// of every proxy in front (30 s for Google's load balancer, 50 s for HAProxy's Debian
+    /// default, 60 s for nginx and ingress-nginx), so a quiet poll ends in 304, never in
+    /// the proxy's 504. `Preference-Applied` says what was granted.
+    package var maxWaitSeconds: Int
 
     package init(batchURLs: Int = 10_000, explainedBatchURLs: Int = 1_000, batchResponseBytes: Int = 8 << 20,
-                expensiveRequests: Int = 4, expensiveSeconds: Int = 30, streamSeconds: Int = 3600) {
+                expensiveRequests: Int = 4, expensiveSeconds: Int = 30, streamSeconds: Int = 3600, maxWaitSeconds: Int = 25) {
         self.batchURLs = batchURLs
         self.explainedBatchURLs = explainedBatchURLs
         self.batchResponseBytes = batchResponseBytes
         self.expensiveRequests = expensiveRequests
         self.expensiveSeconds = expensiveSeconds
         self.streamSeconds = streamSeconds
+        self.maxWaitSeconds = maxWaitSeconds
     }
 }

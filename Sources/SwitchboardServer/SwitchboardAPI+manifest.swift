@@ -26,7 +26,8 @@ extension SwitchboardAPI {
         if let ifNoneMatch = request.headerBytes(.ifNoneMatch) {
             if Self.matches(ifNoneMatch, etag) {
                 // docs/http-api.md: a blocking poll, held until another manifest is in service.
-                if let wait = LivePolling.preferredWait(request.header(.prefer)) {
+                if let preferred = LivePolling.preferredWait(request.header(.prefer)) {
+                    let wait = min(preferred, maxWait)
                     let metrics = self.metrics, method = request.methodKind, began = request.began
                     let line = accessLog.map { AccessLine($0, request) }
                     if let held = store.live.hold(seen: served, echo: echo, gzip: gzip, wait: wait, client: request.client.block,

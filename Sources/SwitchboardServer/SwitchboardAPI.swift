@@ -1,5 +1,6 @@
 import Logging
 import MicroHTTPD
+import Synchronization
 import RouteMatching
 import Switchboard
 import ServerSystem
@@ -47,6 +48,10 @@ final class SwitchboardAPI: HTTPHandler {
     let expensive: ExpensiveWork
     /// The origins whose pages may read the API (`serve --cors-origin`); nil: none.
     let crossOrigin: CrossOrigin?
+    /// The longest wait a held poll is granted (``RequestLimits/maxWaitSeconds``).
+    let maxWait: Int
+    /// Set when a drain starts (SIGTERM): `/readyz` answers 503 from then on.
+    let draining = Atomic<Bool>(false)
 
     init(store: ManifestStore, metrics: Metrics, accessLog: Logger? = nil, explorer: ExplorerAssets? = nil,
          limits: RequestLimits = RequestLimits(), crossOrigin: CrossOrigin? = nil) {
@@ -55,6 +60,7 @@ final class SwitchboardAPI: HTTPHandler {
         self.accessLog = accessLog
         self.explorer = explorer
         self.crossOrigin = crossOrigin
+        self.maxWait = limits.maxWaitSeconds
         self.expensive = ExpensiveWork(limits: limits) { clientShare in
             metrics.recordShareRefusal(clientShare ? .clientExpensive : .serverExpensive)
         }
@@ -235,8 +241,9 @@ final class SwitchboardAPI: HTTPHandler {
     func readiness() -> HTTPResponse {
         let snapshot = store.live.service
         let served = snapshot.current
+        let draining = self.draining.load(ordering: .relaxed)
         let body = JSONValue.object([
-            .init("status", .string("ready")),
+            .init("status", .string(draining ? "draining" : "ready")),
             .init("version", .integer(served.compiled.manifest.version)),
             .init("etag", .string(served.compiled.etag)),
             .init("loadedAt", .string(HTTPDate.rfc3339(served.loadedAt))),
@@ -245,7 +252,7 @@ final class SwitchboardAPI: HTTPHandler {
             .init("reloadFailures", .integer(Int64(snapshot.reloadFailures))),
             .init("lastReloadError", snapshot.lastReloadError.map { .string($0) } ?? .null),
         ])
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body.serialized())
+        return HTTPResponse(status: draining ? 503 : 200, headers: [("Content-Type", "application/json")], body: body.serialized())
     }
 }
 

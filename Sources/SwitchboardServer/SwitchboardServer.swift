@@ -73,6 +73,7 @@ package final class SwitchboardServer: Sendable {
     let store: ManifestStore
     let metrics: Metrics
     private let daemon: HTTPDaemon
+    private let api: SwitchboardAPI
     private let reloader: Reloader
     private let watcher: DirectoryWatcher?
     private let logger: Logger
@@ -99,6 +100,8 @@ package final class SwitchboardServer: Sendable {
         let metrics = Metrics()
         self.metrics = metrics
         let warning = ShareWarning(logger: logger, trustedProxies: http.trustedProxies)
+        let untrusted = UntrustedForwardingWarning(logger: logger)
+        http.onUntrustedForwarding = { peer, header in untrusted.sent(peer, header) }
         let accessLog = configuration.accessLog ? logger : nil
         http.onShareTaken = { block in
             metrics.recordShareRefusal(.clientConnections)
@@ -127,12 +130,12 @@ package final class SwitchboardServer: Sendable {
         self.reloader = reloader
         // A burst of connections let go frees their pools: the reloader's thread trims.
         http.onReleases = { reloader.trimSoon() }
+        let api = SwitchboardAPI(store: store, metrics: metrics, accessLog: configuration.accessLog ? logger : nil,
+                                 explorer: configuration.ui ? ExplorerAssets() : nil, limits: configuration.limits,
+                                 crossOrigin: configuration.crossOrigin)
+        self.api = api
         do {
-            daemon = try HTTPDaemon(configuration: http, handler: SwitchboardAPI(store: store, metrics: metrics,
-                                                                            accessLog: configuration.accessLog ? logger : nil,
-                                                                            explorer: configuration.ui ? ExplorerAssets() : nil,
-                                                                            limits: configuration.limits,
-                                                                            crossOrigin: configuration.crossOrigin))
+            daemon = try HTTPDaemon(configuration: http, handler: api)
         } catch {
             throw .listen(error)
         }
@@ -152,6 +155,7 @@ package final class SwitchboardServer: Sendable {
             "descriptors": "\(limit.descriptors)", "connections": "\(http.connectionLimit)",
             "connections_per_address": "\(http.perIPConnectionLimit)",
             "trusted_proxies": "\(http.trustedProxies.ranges.map(\.description).joined(separator: ","))",
+            "forwarded_header": "\(http.trustedProxies.header.fieldName)",
         ])
     }
 
@@ -167,6 +171,14 @@ package final class SwitchboardServer: Sendable {
 
     /// The ETag of the manifest in service.
     package var etag: String { store.current.compiled.etag }
+
+    /// Starts a drain (SIGTERM; ``stop(gracePeriod:)`` ends it): `/readyz` answers 503 at
+    /// once so that load balancers and Kubernetes take the server out, while every request
+    /// is still accepted and answered, each answer closing its connection.
+    package func drain() {
+        api.draining.store(true, ordering: .relaxed)
+        daemon.drain()
+    }
 
     /// Stops accepting, lets in-flight requests finish (up to `gracePeriod`), stops.
     package func stop(gracePeriod: Duration = .seconds(10)) {
@@ -190,9 +202,7 @@ package final class SwitchboardServer: Sendable {
 final class ShareWarning: Sendable {
     private let logger: Logger
     private let enabled: Bool
-    /// When the last warning was logged (``monotonicNanoseconds()``), 0 for never.
-    private let last = Atomic<UInt64>(0)
-    static let interval: UInt64 = 60 * 1_000_000_000
+    private let pace = OnceAMinute()
 
     init(logger: Logger, trustedProxies: TrustedProxies) {
         self.logger = logger
@@ -200,11 +210,41 @@ final class ShareWarning: Sendable {
     }
 
     func taken(_ block: ClientBlock, what: String) {
-        guard enabled else { return }
-        let now = monotonicNanoseconds(), previous = last.load(ordering: .relaxed)
-        guard previous == 0 || now &- previous >= Self.interval,
-              last.compareExchange(expected: previous, desired: now, ordering: .relaxed).exchanged else { return }
+        guard enabled, pace.due() else { return }
         logger.warning("client block \(block) holds all the \(what) one client may; if it is a reverse proxy, an ingress, a mesh sidecar or a CDN, name it with --trusted-proxy (SWITCHBOARD_TRUSTED_PROXIES) so that each client it forwards gets its own share",
                        metadata: ["block": "\(block)"])
+    }
+}
+
+/// A peer that is not trusted sent a forwarded header: a proxy nobody named, whose clients
+/// all count as one block until the 257th connection is refused (a client that writes the
+/// header itself is told apart by the operator, from the address). Logged at most once a
+/// minute, naming the peer and the header.
+final class UntrustedForwardingWarning: Sendable {
+    private let logger: Logger
+    private let pace = OnceAMinute()
+
+    init(logger: Logger) { self.logger = logger }
+
+    func sent(_ peer: IPAddress, _ header: ForwardedHeader) {
+        guard pace.due() else { return }
+        logger.warning("\(peer) sent \(header.fieldName) but is not a trusted proxy, so the header was not read and every client behind it counts as \(peer.block); if it is a reverse proxy, an ingress, a mesh sidecar or a CDN, name it with --trusted-proxy (SWITCHBOARD_TRUSTED_PROXIES)",
+                       metadata: ["peer": "\(peer)", "header": "\(header.fieldName)"])
+    }
+}
+
+/// True at most once an interval (a minute by default), whichever thread asks: one
+/// atomic load on the way, a compare-exchange when due.
+final class OnceAMinute: Sendable {
+    /// When it was last due (``monotonicNanoseconds()``), 0 for never.
+    private let last = Atomic<UInt64>(0)
+    private let interval: UInt64
+
+    init(interval: UInt64 = 60 * 1_000_000_000) { self.interval = interval }
+
+    func due() -> Bool {
+        let now = monotonicNanoseconds(), previous = last.load(ordering: .relaxed)
+        guard previous == 0 || now &- previous >= interval else { return false }
+        return last.compareExchange(expected: previous, desired: now, ordering: .relaxed).exchanged
     }
 }

@@ -24,7 +24,8 @@ enum CLI {
             process.executableURL = executable
             if let directory { process.currentDirectoryURL = directory }
             process.arguments = arguments
-            if let environment { process.environment = environment }
+            // No drain on the SIGTERM that ends a test's server (unless the test sets one).
+            process.environment = ["SWITCHBOARD_DRAIN_SECONDS": "0"].merging(environment ?? ProcessInfo.processInfo.environment) { $1 }
             process.standardError = err
             try process.run()
         }

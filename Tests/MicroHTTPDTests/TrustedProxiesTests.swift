@@ -1,8 +1,9 @@
 import Testing
 @testable import MicroHTTPD
 
-/// Who the client of a request is behind a trusted proxy: RFC 7239's `Forwarded`, else
-/// the rightmost untrusted `X-Forwarded-For` address, else the peer.
+/// Who the client of a request is behind a trusted proxy: the rightmost untrusted address
+/// of the one header the proxy writes (`X-Forwarded-For`, or RFC 7239's `Forwarded` when
+/// configured so), else the peer.
 struct TrustedProxiesTests {
     static let proxies = TrustedProxies([range("127.0.0.1/32"), range("10.0.0.0/8"), range("fd00::/8")])
     static let peer = IPAddress(ipv4: 0x0A01_0203)
@@ -14,9 +15,15 @@ struct TrustedProxiesTests {
     static func range(_ text: String) -> AddressRange { AddressRange(text) ?? AddressRange("::/128")! }
     func range(_ text: String) -> AddressRange { Self.range(text) }
 
+    /// The client named by `xff` (X-Forwarded-For, the default header) or, when given,
+    /// `forwarded` (the proxies configured with `--forwarded-header forwarded`).
     func client(forwarded: String? = nil, xff: String? = nil, proxies: TrustedProxies = Self.proxies) -> String {
-        proxies.client(peer: Self.peer, forwarded: forwarded.map { ArraySlice($0.utf8) },
-                       xForwardedFor: xff.map { ArraySlice($0.utf8) }).description
+        if let forwarded {
+            let reading = TrustedProxies(proxies.ranges, header: .forwarded)
+            return (reading.forwardedClient(ArraySlice(forwarded.utf8)) ?? Self.peer).description
+        }
+        guard let xff else { return Self.peer.description }
+        return (proxies.forwardedClient(ArraySlice(xff.utf8)) ?? Self.peer).description
     }
 
     @Test func addressesParseAndPrintAsRFC5952Says() {
@@ -64,14 +71,32 @@ struct TrustedProxiesTests {
         #expect(throws: TrustedProxies.InvalidRange(text: "10.0.0/8")) { try TrustedProxies(parsing: ["10.0.0.0/8", "10.0.0/8"]) }
     }
 
+    /// Trusting every address trusts what the client wrote of itself: refused, with the
+    /// way out in the message.
+    @Test func aRangeOfEveryAddressIsRefused() throws {
+        for everything in ["0.0.0.0/0", "::/0", "::ffff:0:0/96", "::/64", "0.0.0.0/0 "] {
+            #expect(throws: TrustedProxies.InvalidRange(text: everything, coversEveryAddress: true), "\(everything)") {
+                try TrustedProxies(parsing: ["10.0.0.0/8", everything])
+            }
+        }
+        let message = TrustedProxies.InvalidRange(text: "0.0.0.0/0", coversEveryAddress: true).description
+        #expect(message.contains("pod range") && message.contains("proxy's addresses"))
+        // Wide, but not everything: accepted.
+        for wide in ["0.0.0.0/1", "128.0.0.0/1", "::ffff:0:0/97", "2000::/3", "fc00::/7"] {
+            #expect(throws: Never.self) { try TrustedProxies(parsing: [wide]) }
+        }
+    }
+
     @Test func xForwardedForIsReadFromTheRightPastTrustedAddresses() {
         #expect(client(xff: "203.0.113.9") == "203.0.113.9")
         // What the client said of itself (left) is passed over for what the proxy saw.
         #expect(client(xff: "198.51.100.1, 203.0.113.9") == "203.0.113.9")
         // A chain of trusted proxies: the rightmost address not trusted.
         #expect(client(xff: "198.51.100.1, 203.0.113.9, 10.0.0.5, 127.0.0.1") == "203.0.113.9")
-        // Every address trusted: the leftmost, as nginx's real_ip_recursive.
-        #expect(client(xff: "10.0.0.7, 10.0.0.5") == "10.0.0.7")
+        // Every address trusted: the one the nearest proxy appended, never one further left,
+        // which the client could have written (a client in the pod range naming another).
+        #expect(client(xff: "10.0.0.7, 10.0.0.5") == "10.0.0.5")
+        #expect(client(xff: "10.9.9.9, 10.0.0.7, 127.0.0.1") == "127.0.0.1")
         // IPv6, bracketed or not, with ports; spaces and tabs around entries; empty entries.
         #expect(client(xff: "2001:db8::7") == "2001:db8::7")
         #expect(client(xff: "[2001:db8::7]:4711") == "2001:db8::7")
@@ -105,32 +130,41 @@ struct TrustedProxiesTests {
         for _ in 0..<200_000 {
             let length = Int(next() % 40)
             let bytes = (0..<length).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] }
-            let asForwarded = Self.proxies.client(peer: Self.peer, forwarded: bytes[...], xForwardedFor: nil)
-            let asList = Self.proxies.client(peer: Self.peer, forwarded: nil, xForwardedFor: bytes[...])
+            let asForwarded = TrustedProxies(Self.proxies.ranges, header: .forwarded).forwardedClient(bytes[...]) ?? Self.peer
+            let asList = Self.proxies.forwardedClient(bytes[...]) ?? Self.peer
             if asForwarded != Self.peer || asList != Self.peer { named += 1 }
         }
         #expect(named > 0, "some random values name an address")
     }
 
-    @Test func forwardedForWinsAndIsReadAsRFC7239Says() {
-        #expect(client(forwarded: "for=192.0.2.60;proto=http;by=203.0.113.43", xff: "198.51.100.9") == "192.0.2.60")
+    @Test func forwardedIsReadAsRFC7239SaysWhenItIsTheHeader() {
+        #expect(client(forwarded: "for=192.0.2.60;proto=http;by=203.0.113.43") == "192.0.2.60")
         #expect(client(forwarded: #"For="[2001:db8:cafe::17]:4711""#) == "2001:db8:cafe::17")
         #expect(client(forwarded: #"for="192.0.2.43:47011""#) == "192.0.2.43")
         #expect(client(forwarded: "for=192.0.2.43, for=198.51.100.17") == "198.51.100.17")
         #expect(client(forwarded: "for=192.0.2.43, for=10.0.0.1") == "192.0.2.43", "the proxy's own element is passed over")
         #expect(client(forwarded: #"for=192.0.2.43;by="\_x", for="[fd00::3]""#) == "192.0.2.43")
+        #expect(client(forwarded: "for=10.0.0.9, for=10.0.0.1") == "10.0.0.1", "all trusted: the nearest proxy's")
         // Unquoted brackets, as some proxies send.
         #expect(client(forwarded: "for=[2001:db8::1]") == "2001:db8::1")
         // No address to count by: the peer.
         #expect(client(forwarded: "for=unknown") == "10.1.2.3")
         #expect(client(forwarded: "for=_hidden, for=10.0.0.1") == "10.1.2.3")
         #expect(client(forwarded: #"for="_gazonk:_port""#) == "10.1.2.3")
-        // No for= at all: X-Forwarded-For decides.
-        #expect(client(forwarded: "proto=https;host=example.com", xff: "203.0.113.9") == "203.0.113.9")
-        // Malformed: the peer, and X-Forwarded-For is not asked.
+        // No for= at all: the peer (X-Forwarded-For is never read in its place).
+        #expect(client(forwarded: "proto=https;host=example.com") == "10.1.2.3")
+        // Malformed: the peer.
         for bad in ["for", "for=", "for=\"192.0.2.1", "for=192.0.2.1 garbage", "for=not_an_address", "=x", "for=192.0.2.1;;",
                     "for=[2001:db8::1", "for=\"[2001:db8::1]:port\"", "for=\u{7F}"] {
-            #expect(client(forwarded: bad, xff: "203.0.113.9") == "10.1.2.3", "\(bad)")
+            #expect(client(forwarded: bad) == "10.1.2.3", "\(bad)")
         }
+    }
+
+    /// X-Forwarded-For is the default; a `Forwarded` value in it is no address list.
+    @Test func theDefaultHeaderIsXForwardedFor() {
+        #expect(Self.proxies.header == .xForwardedFor)
+        #expect(client(xff: "for=192.0.2.60") == "10.1.2.3")
+        #expect(ForwardedHeader(rawValue: "forwarded")?.fieldName == "Forwarded")
+        #expect(ForwardedHeader(rawValue: "x-forwarded-for")?.fieldName == "X-Forwarded-For")
     }
 }

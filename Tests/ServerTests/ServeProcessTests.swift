@@ -18,7 +18,9 @@ struct ServeProcessTests {
         init(_ arguments: [String], environment: [String: String]? = nil, portFlag: Bool = true) throws {
             process.executableURL = ServeProcessTests.executable
             process.arguments = ["serve"] + (portFlag ? ["--port", "0", "--threads", "2"] : []) + arguments
-            if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+            // No drain unless a test asks for one: a SIGTERM here is a test's end, not a rollout.
+            process.environment = ProcessInfo.processInfo.environment.merging(["SWITCHBOARD_DRAIN_SECONDS": "0"]) { $1 }
+                .merging(environment ?? [:]) { $1 }
             process.standardError = stderr
             process.standardOutput = FileHandle.nullDevice
             try process.run()
@@ -86,10 +88,82 @@ struct ServeProcessTests {
         kill(served.process.processIdentifier, SIGTERM)
         let answer = try poll.response()
         #expect(answer.status == 304)
-        #expect(answer.header("Preference-Applied") == "wait=300")
+        #expect(answer.header("Preference-Applied") == "wait=25")
         _ = stream.drain(for: 5)
         #expect(stream.ended, "the stream ends with its closing chunk")
         #expect(served.waitForExit() == 0)
+    }
+
+    /// SIGTERM drains (SPEC §3): `/readyz` fails at once, every request is still answered
+    /// (new connections too, each answer closing its connection) for `--drain-seconds`,
+    /// then held polls are answered 304, the listener closes and the process exits 0.
+    @Test func sigtermDrainsBeforeItStops() throws {
+        let served = try Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path],
+                                environment: ["SWITCHBOARD_DRAIN_SECONDS": "3"])
+        let etag = try #require(try RawHTTP.get("/v1/manifest", port: served.port).header("ETag"))
+        let poll = try RawHTTP.Connection(port: served.port, timeoutSeconds: 20)
+        poll.send(Array("GET /v1/manifest HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\nPrefer: wait=20\r\n\r\n".utf8))
+        let kept = try RawHTTP.Connection(port: served.port)
+        #expect(try kept.exchanging("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").header("Connection") == nil)
+        #expect(try eventually { try RawHTTP.get("/metrics", port: served.port).text.contains("switchboard_held_polls 1") })
+        #expect(try RawHTTP.get("/readyz", port: served.port).status == 200)
+        let signalled = Date()
+        kill(served.process.processIdentifier, SIGTERM)
+        #expect(try eventually { try RawHTTP.get("/readyz", port: served.port).status == 503 })
+        let readiness = try RawHTTP.get("/readyz", port: served.port)
+        #expect(try readiness.json()["status"] as? String == "draining")
+        // A kept-alive connection and a new one are both answered, and told to close.
+        let onKept = try kept.exchanging("GET /v1/resolve?url=/artist/banksy HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(onKept.status == 200 && onKept.header("Connection") == "close")
+        let fresh = try RawHTTP.get("/v1/resolve?url=/artist/banksy", port: served.port)
+        #expect(try fresh.json()["destination"] as? String == "Artist")
+        #expect(Date().timeIntervalSince(signalled) < 2.5, "still within the drain")
+        // The held poll is answered when the drain ends, before the 20 s it asked for.
+        let answer = try poll.response()
+        let waited = Date().timeIntervalSince(signalled)
+        #expect(answer.status == 304)
+        #expect(waited >= 2.9 && waited < 10, "\(waited) s")
+        #expect(served.waitForExit() == 0)
+        let log = served.log + String(decoding: served.stderr.fileHandleForReading.readAll(), as: UTF8.self)
+        #expect(log.contains("draining: /readyz fails"))
+    }
+
+    /// SIGINT, or a second SIGTERM, ends a drain at once: an operator who means it.
+    @Test func aSecondSignalEndsTheDrain() throws {
+        for second in [SIGINT, SIGTERM] {
+            let served = try Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path],
+                                    environment: ["SWITCHBOARD_DRAIN_SECONDS": "60"])
+            kill(served.process.processIdentifier, SIGTERM)
+            #expect(try eventually { try RawHTTP.get("/readyz", port: served.port).status == 503 })
+            let started = Date()
+            #expect(served.stop(second) == 0)
+            #expect(Date().timeIntervalSince(started) < 10)
+        }
+    }
+
+    /// `--max-wait` caps `Prefer: wait`: a poll asking for 60 s is granted 2, answered 304
+    /// after about 2 s, and told so in `Preference-Applied`; settings outside their ranges
+    /// are refused at start.
+    @Test func maxWaitCapsWhatAPollIsGranted() throws {
+        let served = try Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path, "--max-wait", "2"])
+        let etag = try #require(try RawHTTP.get("/v1/manifest", port: served.port).header("ETag"))
+        let started = Date()
+        let answer = try RawHTTP.get("/v1/manifest", headers: [("If-None-Match", etag), ("Prefer", "wait=60")], port: served.port)
+        let waited = Date().timeIntervalSince(started)
+        #expect(answer.status == 304)
+        #expect(answer.header("Preference-Applied") == "wait=2")
+        #expect(waited >= 1.9 && waited < 6, "\(waited) s")
+        #expect(served.stop() == 0)
+        for (flags, message) in [(["--max-wait", "0"], "--max-wait must be between 1 and 300"),
+                                 (["--max-wait", "301"], "--max-wait must be between 1 and 300"),
+                                 (["--drain-seconds=-1"], "--drain-seconds must be between 0 and 3600"),
+                                 (["--forwarded-header", "x-real-ip"], "unknown forwarded header 'x-real-ip'")] {
+            let refused = try Subprocess.run(Self.executable, ["serve", "--port", "0"] + flags)
+            #expect(refused.status == 2, "\(flags)")
+            #expect(refused.stderr.contains(message), "\(flags): \(refused.stderr)")
+        }
+        let environment = try Subprocess.run(Self.executable, ["serve", "--port", "0"], environment: ["SWITCHBOARD_MAX_WAIT": "soon"])
+        #expect(environment.status == 2 && environment.stderr.contains("SWITCHBOARD_MAX_WAIT='soon' is not a number"))
     }
 
     /// A query of 600 items once ran libmicrohttpd out of connection memory: the request

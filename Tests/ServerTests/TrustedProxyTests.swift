@@ -103,6 +103,7 @@ struct TrustedProxyTests {
     @Test func theDeploymentRecipesNameTheClient() throws {
         struct Recipe {
             let name: String
+            var flags: [String] = []
             let trusted: [String]
             let peer: String
             let headers: String
@@ -122,12 +123,13 @@ struct TrustedProxyTests {
             Recipe(name: "cloudfront", trusted: ["130.176.0.0/16", "127.0.2.0/24"], peer: "127.0.2.9",
                    headers: "X-Forwarded-For: 2001:db8:85a3::8a2e:370:7334, 130.176.17.3\r\n", client: "2001:db8:85a3::8a2e:370:7334"),
             // A proxy that sets Forwarded (HAProxy's option forwarded, RFC 7239).
-            Recipe(name: "forwarded", trusted: ["127.0.3.0/24"], peer: "127.0.3.1",
+            Recipe(name: "forwarded", flags: ["--forwarded-header", "forwarded"], trusted: ["127.0.3.0/24"], peer: "127.0.3.1",
                    headers: "Forwarded: for=\"[2001:db8::17]:4711\";proto=https\r\nX-Forwarded-For: 192.0.2.200\r\n", client: "2001:db8::17"),
         ]
         let config = Manifests.root.appendingPathComponent("Config/routes.json").path
         for recipe in recipes {
-            let served = try ServeProcessTests.Served(["--config", config, "--access-log"] + recipe.trusted.flatMap { ["--trusted-proxy", $0] })
+            let served = try ServeProcessTests.Served(["--config", config, "--access-log"] + recipe.flags
+                                                      + recipe.trusted.flatMap { ["--trusted-proxy", $0] })
             let connection = try RawHTTP.Connection(port: served.port, source: recipe.peer)
             let answer = try connection.exchanging("GET /healthz HTTP/1.1\r\nHost: x\r\n\(recipe.headers)\r\n")
             #expect(answer.status == 200)
@@ -139,10 +141,72 @@ struct TrustedProxyTests {
         }
     }
 
-    @Test func aRangeThatIsNoneIsRefusedAtStart() throws {
+    /// One forwarded header (SPEC §3): a proxy appends to one and passes the other through
+    /// from the client, so only the configured one is read. The client sends both, the
+    /// proxy (127.0.0.1) appends its view to X-Forwarded-For (the default) or writes
+    /// `Forwarded` (`--forwarded-header forwarded`), and the access log names the client
+    /// the proxy saw either way, not the one the client claimed.
+    @Test func onlyTheConfiguredForwardedHeaderIsRead() throws {
+        let config = Manifests.root.appendingPathComponent("Config/routes.json").path
+        let claimed = "Forwarded: for=192.0.2.66\r\nX-Forwarded-For: 192.0.2.77\r\n"
+        let cases: [(flags: [String], environment: [String: String], request: String, client: String)] = [
+            // HAProxy's option forwardfor, Caddy, Apache: the client's Forwarded passed through.
+            ([], [:], "Forwarded: for=192.0.2.66\r\nX-Forwarded-For: 192.0.2.77, 203.0.113.9\r\n", "203.0.113.9"),
+            // A proxy that writes Forwarded: the client's X-Forwarded-For passed through.
+            (["--forwarded-header", "forwarded"], [:], "X-Forwarded-For: 192.0.2.77\r\nForwarded: for=192.0.2.66, for=203.0.113.9\r\n", "203.0.113.9"),
+            ([], ["SWITCHBOARD_FORWARDED_HEADER": "Forwarded"], "X-Forwarded-For: 192.0.2.77\r\nForwarded: for=\"[2001:db8::9]\"\r\n", "2001:db8::9"),
+            // The proxy wrote nothing in the configured header: the proxy is the client.
+            (["--forwarded-header", "forwarded"], [:], "X-Forwarded-For: 192.0.2.77\r\n", "127.0.0.1"),
+        ]
+        for (flags, environment, request, client) in cases {
+            let served = try ServeProcessTests.Served(["--config", config, "--access-log", "--trusted-proxy", "127.0.0.1"] + flags,
+                                                      environment: environment)
+            _ = try RawHTTP.Connection(port: served.port).exchanging("GET /healthz HTTP/1.1\r\nHost: x\r\n\(request)\r\n")
+            let metrics = try RawHTTP.Connection(port: served.port, source: "127.0.8.1")
+                .exchanging("GET /metrics HTTP/1.1\r\nHost: x\r\n\(claimed)Connection: close\r\n\r\n").text
+            #expect(served.stop() == 0)
+            let log = served.log + String(decoding: served.stderr.fileHandleForReading.readAll(), as: UTF8.self)
+            let lines = try log.split(separator: "\n").compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            let requests = lines.filter { $0["message"] as? String == "request" }
+            #expect(requests.first?["client"] as? String == client, "\(flags) \(environment): \(requests)")
+            // The scrape came from a peer not trusted: its headers unread, its address the client.
+            #expect(requests.last?["client"] as? String == "127.0.8.1")
+            let forwarded = client == "127.0.0.1" ? 0 : 1
+            #expect(metrics.contains("switchboard_forwarded_requests_total \(forwarded)\n"), "only requests whose client the header named")
+        }
+    }
+
+    /// Forwarded headers from a peer not trusted are a proxy nobody named: the server says
+    /// so once a minute, naming the peer and the header, and reads neither.
+    @Test func aPeerNotTrustedThatForwardsIsWarnedOfOnce() throws {
+        let config = Manifests.root.appendingPathComponent("Config/routes.json").path
+        let served = try ServeProcessTests.Served(["--config", config, "--access-log"])
+        for i in 0..<5 {
+            let connection = try RawHTTP.Connection(port: served.port, source: "127.0.7.\(i + 1)")
+            let answer = try connection.exchanging("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 198.51.100.\(i)\r\n\r\n")
+            #expect(answer.status == 200)
+        }
+        #expect(served.stop() == 0)
+        let log = served.log + String(decoding: served.stderr.fileHandleForReading.readAll(), as: UTF8.self)
+        let warnings = log.split(separator: "\n").filter { $0.contains("is not a trusted proxy") }
+        #expect(warnings.count == 1, "\(log.suffix(3000))")
+        #expect(warnings.first?.contains("127.0.7.1 sent X-Forwarded-For") == true)
+        #expect(warnings.first?.contains("--trusted-proxy") == true)
+        #expect(!log.contains(#""client":"198.51.100."#), "never believed")
+    }
+
+    @Test func aRangeThatIsNoneOrEveryAddressIsRefusedAtStart() throws {
         let result = try Subprocess.run(Subprocess.switchboard, ["serve", "--trusted-proxy", "10.0.0/8", "--port", "0"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("'10.0.0/8' is not an address range"))
+        for everything in [["--trusted-proxy", "0.0.0.0/0"], ["--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "::/0"]] {
+            let refused = try Subprocess.run(Subprocess.switchboard, ["serve", "--port", "0"] + everything)
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("trusts every address") && refused.stderr.contains("pod range"), "\(refused.stderr)")
+        }
+        let fromEnvironment = try Subprocess.run(Subprocess.switchboard, ["serve", "--port", "0"],
+                                                 environment: ["SWITCHBOARD_TRUSTED_PROXIES": "10.0.0.0/8,0.0.0.0/0"])
+        #expect(fromEnvironment.status == 2 && fromEnvironment.stderr.contains("'0.0.0.0/0' trusts every address"))
         let origin = try Subprocess.run(Subprocess.switchboard, ["serve", "--cors-origin", "https://app.example.com/path", "--port", "0"])
         #expect(origin.status == 2)
         #expect(origin.stderr.contains("is not an origin"))
