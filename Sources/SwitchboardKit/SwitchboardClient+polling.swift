@@ -80,6 +80,10 @@ extension SwitchboardClient {
             // hold answers 304 at once, and the interval applies from then). A 200 naming the
             // manifest in use is no news: never ask again at once for it.
             return try adopt(response, replacing: known) && policy.wait > 0 ? .zero : interval
+        case let status where policy.proxyGaveUp(status: status, held: held, after: ContinuousClock.now - started):
+            // The proxy's timeout is under the wait: ask again, as after a quiet 304.
+            configuration.logger.info("a proxy answered \(status) to a poll held \(ContinuousClock.now - started); asking again (lower the policy's wait under the proxy's timeout)")
+            return .zero
         case 429, 503:
             throw ClientFailure(.status, "the server answered \(response.status)", status: response.status,
                                 retryAfter: UpdatePolicy.retryAfter(response.header("Retry-After")))

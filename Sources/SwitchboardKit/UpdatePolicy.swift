@@ -4,8 +4,9 @@ import Switchboard
 /// When the client asks the server again: the pure arithmetic of the update loop.
 public struct UpdatePolicy: Sendable, Equatable {
     /// Seconds a blocking poll asks the server to hold it (`Prefer: wait=N`); 0 sends no
-    /// `Prefer`. Below the 60 s idle timeout of common load balancers and proxies
-    /// (nginx, AWS ALB) with the server's jitter (up to N/16) added.
+    /// `Prefer`. 25, the server's `--max-wait` default: with the server's jitter (up to
+    /// N/16) it stays under the most impatient proxy in common use (Google's load
+    /// balancer, 30 s), so a quiet poll ends in 304 rather than the proxy's 504.
     public var wait: Int
     /// The shortest interval between polls that are not held, whatever `max-age` says.
     public var minimumInterval: Duration
@@ -17,7 +18,7 @@ public struct UpdatePolicy: Sendable, Equatable {
     /// plus this).
     public var requestTimeout: Duration
 
-    public init(wait: Int = 50, minimumInterval: Duration = .seconds(60), initialBackoff: Duration = .seconds(1),
+    public init(wait: Int = 25, minimumInterval: Duration = .seconds(60), initialBackoff: Duration = .seconds(1),
                 maximumBackoff: Duration = .seconds(300), requestTimeout: Duration = .seconds(30)) {
         self.wait = min(max(wait, 0), LivePolling.waitRange.upperBound)
         self.minimumInterval = minimumInterval
@@ -30,6 +31,15 @@ public struct UpdatePolicy: Sendable, Equatable {
     /// server may add its jitter.
     func timeout(held: Bool) -> Duration {
         held ? .seconds(wait) + LivePolling.maxJitter(wait: wait) + requestTimeout : requestTimeout
+    }
+
+    /// Whether a 502 or 504 to a held poll out for `elapsed` is a proxy in front that gave
+    /// up waiting before the server answered (its timeout under `wait` and the jitter):
+    /// the poll was held that long, so it is asked again, not counted as a failure that
+    /// backs off (up to ``maximumBackoff`` of not following). One that came sooner than
+    /// half the wait (at most 10 s) is a failure.
+    package func proxyGaveUp(status: Int, held: Bool, after elapsed: Duration) -> Bool {
+        held && (status == 502 || status == 504) && elapsed >= min(.seconds(wait) / 2, .seconds(10))
     }
 
     /// The pause before the next conditional GET when the server does not hold polls:

@@ -211,6 +211,35 @@ struct ClientTests {
         await client.stopAndWait()
     }
 
+    /// A proxy whose timeout is under the wait answers a quiet held poll 502 or 504: the
+    /// client asks again at once, reports no failure and does not back off; the same
+    /// status sooner than half the wait is a failure.
+    @Test func aProxyGivingUpOnAHeldPollIsNoFailure() async throws {
+        let policy = UpdatePolicy(wait: 2, minimumInterval: .milliseconds(200), initialBackoff: .seconds(30),
+                                  maximumBackoff: .seconds(60), requestTimeout: .seconds(10))
+        for status in [504, 502] {
+            let (server, client, log) = try await Self.following(policy: policy)
+            server.fault = .proxyTimeout(status, after: .milliseconds(1200))
+            // Three in a row, each asked for at once after the last: a backoff of up to 30 s
+            // would have left a gap.
+            #expect(await waitUntil(within: 60) { server.faultsAnswered >= 3 })
+            let arrivals = server.arrivals.suffix(3)
+            let gaps = zip(arrivals.dropFirst(), arrivals).map { $0 - $1 }
+            #expect(gaps.allSatisfy { $0 < .seconds(5) }, "gaps \(gaps)")
+            #expect(!log.all.contains { $0.failure != nil }, "\(log.all)")
+            // Answered at once: the proxy failing, a failure that backs off.
+            server.fault = .proxyTimeout(status, after: .zero)
+            #expect(await log.first { $0.failure == "status" } != nil)
+            await client.stopAndWait()
+        }
+        #expect(policy.proxyGaveUp(status: 504, held: true, after: .seconds(1)))
+        #expect(!policy.proxyGaveUp(status: 504, held: false, after: .seconds(60)))
+        #expect(!policy.proxyGaveUp(status: 500, held: true, after: .seconds(60)))
+        #expect(!UpdatePolicy().proxyGaveUp(status: 504, held: true, after: .seconds(9)))
+        #expect(UpdatePolicy().proxyGaveUp(status: 504, held: true, after: .seconds(10)))
+        #expect(UpdatePolicy().wait == 25)
+    }
+
     @Test func retryAfterOn503IsHonoured() async throws {
         let (server, client, log) = try await Self.following(policy: Self.quick)
         server.fault = .status(503, retryAfter: "2")

@@ -19,6 +19,9 @@ final class FaultyServer: Sendable {
         case invalidManifest
         case wrongContentType
         case stall
+        /// A proxy in front whose timeout ends a poll before the server answers it: the
+        /// request is held `after`, then answered `status` (502 or 504).
+        case proxyTimeout(Int, after: Duration)
     }
 
     let folder: ManifestFolder
@@ -106,6 +109,10 @@ private final class FrontHandler: HTTPHandler {
                                 body: manifest.canonicalBytes)
         case .stall:
             return HTTPResponse(status: 200, headers: json + [("ETag", manifest.etag)], stream: EventStream())
+        case .proxyTimeout(let status, let after):
+            return .held(HeldRequest(until: .now + after) { _ in
+                HTTPResponse(status: status, headers: [("Content-Type", "text/html")], body: Array("<html>Gateway Timeout</html>".utf8))
+            })
         }
     }
 }

@@ -201,6 +201,32 @@ test("failures back off with full jitter, doubling to the cap, and Retry-After i
   assert.ok(await eventually(async () => (await server.heldPolls()) === 1));
 });
 
+test("a proxy giving up on a held poll (502, 504) is asked again at once, not backed off from; the same status at once is a failure", async (t) => {
+  for (const status of [504, 502]) {
+    const server = await startServer(withVersion(8));
+    const front = await startFront(server.url);
+    const policy = { ...fast, wait: 2, initialBackoff: 30000, maximumBackoff: 60000 };
+    const { client, events } = observed({ server: front.url, bundled: withVersion(7), policy });
+    t.after(async () => { await client.stop(); await front.close(); await server.stop(); });
+    client.start();
+    assert.ok(await eventually(() => client.current.source === "server"), JSON.stringify(events));
+    front.fault = { status, after: 1200 };
+    const before = front.faults;
+    // Three in a row, each asked at once after the last: a backoff of up to 30 s would stall.
+    assert.ok(await eventually(() => front.faults >= before + 3, 20000), `${front.faults - before} polls`);
+    assert.deepStrictEqual(events.filter((e) => e.type === "failed"), []);
+    front.fault = { status };
+    assert.ok(await eventually(() => events.some((e) => e.type === "failed" && e.status === status)), JSON.stringify(events));
+    await client.stop();
+  }
+  const { proxyGaveUp } = require(path.join(dist, "updater", "policy.js"));
+  const defaults = { wait: 25 };
+  assert.strictEqual(proxyGaveUp(defaults, 504, true, 9999), false);
+  assert.strictEqual(proxyGaveUp(defaults, 504, true, 10000), true);
+  assert.strictEqual(proxyGaveUp(defaults, 504, false, 60000), false);
+  assert.strictEqual(proxyGaveUp(defaults, 500, true, 60000), false);
+});
+
 test("ready() waits for a first manifest, and says false when none comes in time", async () => {
   const clock = new FakeClock();
   const nothing = createClient({ server: "http://127.0.0.1:9", policy: fast, timers: clock });

@@ -90,7 +90,7 @@ function delay(ms) {
 
 /**
  * A front on its own port: forwards every request to `target` while `fault` is null; else
- * answers /v1/manifest with the fault: {status, retryAfter}, "truncated", "altered",
+ * answers /v1/manifest with the fault: {status, retryAfter, after (ms before it answers)}, "truncated", "altered",
  * "invalidManifest", "html"; "down" resets every connection; "dropsPrefer" forwards
  * without `Prefer` and answers without `Preference-Applied`, as a proxy that strips them.
  */
@@ -122,8 +122,11 @@ async function startFront(target) {
       if (typeof fault === "object") {
         const headers = { "Content-Type": "application/problem+json" };
         if (fault.retryAfter !== undefined) headers["Retry-After"] = fault.retryAfter;
-        response.writeHead(fault.status, headers);
-        response.end(JSON.stringify({ title: "unavailable", status: fault.status }));
+        // `after` ms: a proxy whose timeout ends a held poll before the server answers.
+        setTimeout(() => {
+          response.writeHead(fault.status, headers);
+          response.end(JSON.stringify({ title: "unavailable", status: fault.status }));
+        }, fault.after ?? 0);
       } else if (fault === "truncated") {
         response.writeHead(200, { "Content-Type": "application/json", ETag: etag, "Content-Length": body.length });
         response.write(body.subarray(0, body.length >> 1));

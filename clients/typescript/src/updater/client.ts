@@ -12,7 +12,7 @@ import { sha256Hex } from "../engine/sha256.js";
 import { decodeUTF8, encodeUTF8 } from "../engine/utf8.js";
 import { Storage, parseStoredEntry, storedEntry } from "../storage/storage.js";
 import { ClientEvent, ClientOptions, Failure, Fetch, FetchResponse, ManifestInUse, ManifestSource } from "./options.js";
-import { UpdatePolicy, backoff, fullPolicy, hasParameter, intervalFor, retryAfterSeconds } from "./policy.js";
+import { UpdatePolicy, backoff, fullPolicy, hasParameter, intervalFor, proxyGaveUp, retryAfterSeconds } from "./policy.js";
 import { Timers, platformTimers } from "./timers.js";
 import { isPromiseLike, manifestEvent, sha256Of } from "./manifest-helpers.js";
 
@@ -345,6 +345,14 @@ export class SwitchboardClient {
         // A new manifest: ask again at once, held on its ETag. A 200 naming the manifest in
         // use is no news: never ask again at once for it.
         return (await this.adopt(response, body as Uint8Array, known)) && policy.wait > 0 ? 0 : interval;
+      case 502:
+      case 504:
+        if (proxyGaveUp(policy, response.status, held, this.timers.now() - started)) {
+          // The proxy's timeout is under the wait: ask again, as after a quiet 304.
+          this.options.logger?.info?.(`a proxy answered ${response.status} to a poll held ${this.timers.now() - started} ms; asking again (lower the policy's wait under the proxy's timeout)`);
+          return 0;
+        }
+        throw new Failure("status", `the server answered ${response.status}`, response.status);
       case 429:
       case 503:
         throw new Failure("status", `the server answered ${response.status}`, response.status, retryAfterSeconds(response.headers.get("Retry-After"), this.timers.now()));

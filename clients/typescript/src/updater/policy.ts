@@ -3,7 +3,11 @@
 
 /** When the client asks the server again. Times in milliseconds; `wait` in seconds. */
 export interface UpdatePolicy {
-  /** Seconds a blocking poll asks the server to hold it (`Prefer: wait=N`), 0 to 300; 0 sends no `Prefer`. Default 50. */
+  /**
+   * Seconds a blocking poll asks the server to hold it (`Prefer: wait=N`), 0 to 300; 0 sends no `Prefer`.
+   * Default 25, the server's `--max-wait` default: with the server's jitter it stays under the most
+   * impatient proxy in common use (Google's load balancer, 30 s), so a quiet poll ends in 304, not 504.
+   */
   wait: number;
   /** The shortest interval between polls that are not held, whatever `max-age` says. Default 60,000. */
   minimumInterval: number;
@@ -18,12 +22,21 @@ export interface UpdatePolicy {
 /** The policy with every field given, the wait within 0 to 300 seconds. */
 export function fullPolicy(p: Partial<UpdatePolicy> = {}): UpdatePolicy {
   return {
-    wait: Math.min(Math.max(Math.floor(p.wait ?? 50), 0), 300),
+    wait: Math.min(Math.max(Math.floor(p.wait ?? 25), 0), 300),
     minimumInterval: p.minimumInterval ?? 60000,
     initialBackoff: p.initialBackoff ?? 1000,
     maximumBackoff: p.maximumBackoff ?? 300000,
     requestTimeout: p.requestTimeout ?? 30000,
   };
+}
+
+/**
+ * Whether a 502 or 504 to a held poll out for `elapsed` ms is a proxy in front that gave up
+ * before the server answered (its timeout under the wait): asked again, not counted as a
+ * failure that backs off. One sooner than half the wait (at most 10 s) is a failure.
+ */
+export function proxyGaveUp(policy: UpdatePolicy, status: number, held: boolean, elapsed: number): boolean {
+  return held && (status === 502 || status === 504) && elapsed >= Math.min((policy.wait * 1000) / 2, 10000);
 }
 
 /** Exponential backoff with full jitter: anywhere from 0 to `initialBackoff * 2^(failures-1)`, capped. */
