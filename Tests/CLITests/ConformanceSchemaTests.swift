@@ -23,23 +23,23 @@ struct ConformanceSchemaTests {
     }
 
     @Test(arguments: ConformanceFilesTests.vectorFiles)
-    func theCommittedVectorsValidateAgainstTheSchema(_ file: String) throws {
+    func theCommittedVectorsValidateAgainstTheSchema(_ file: String) async throws {
         let python = try Subprocess.python()
-        let run = try Subprocess.run(python, ["-c", Self.validator, file])
+        let run = try await Subprocess.runOffThePool(python, ["-c", Self.validator, file])
         #expect(run.status == 0, "\(file): \(run.stdout)\(run.stderr)")
     }
 
-    @Test func theManifestErrorsValidateAndABrokenOneDoesNot() throws {
+    @Test func theManifestErrorsValidateAndABrokenOneDoesNot() async throws {
         let python = try Subprocess.python()
         let file = "conformance/" + ConformanceFilesTests.errorsFile
-        let good = try Subprocess.run(python, ["-c", Self.errorsValidator, file])
+        let good = try await Subprocess.runOffThePool(python, ["-c", Self.errorsValidator, file])
         #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
         // An error without its pointer, and a case that is refused with nothing.
         let text = try String(contentsOf: Subprocess.packageRoot.appendingPathComponent(file), encoding: .utf8)
         let broken = text.replacingOccurrences(of: #"{"pointer":"/routes/1/name","code":"duplicate-name"}"#, with: #"{"code":"duplicate-name"}"#)
             .replacingOccurrences(of: #""errors":[{"pointer":"","code":"invalid-json"}]"#, with: #""errors":[]"#)
         #expect(broken != text)
-        let run = try Subprocess.run(python, ["-c", Self.errorsValidator, try CLI.temporaryFile(broken, name: "errors.json")])
+        let run = try await Subprocess.runOffThePool(python, ["-c", Self.errorsValidator, try CLI.temporaryFile(broken, name: "errors.json")])
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("'pointer' is a required property"), "\(run.stdout)")
         #expect(run.stdout.contains("should be non-empty") || run.stdout.contains("is too short"), "\(run.stdout)")
@@ -49,7 +49,7 @@ struct ConformanceSchemaTests {
         #expect(codes.map(Set.init) == Set(DiagnosticCode.allCases.map(\.rawValue)).subtracting(ConformanceFilesTests.warningCodes))
     }
 
-    @Test func aDocumentThatBreaksTheRulesDoesNotValidate() throws {
+    @Test func aDocumentThatBreaksTheRulesDoesNotValidate() async throws {
         let python = try Subprocess.python()
         let vectors = try CLI.run(["export", "conformance", "--config", "Tests/ClientTests/Fixtures/conformance-routes.json"])
         // A matched result without its route, and a context field no client knows.
@@ -57,7 +57,7 @@ struct ConformanceSchemaTests {
             .replacingOccurrences(of: #""status":"matched","route":{"name":"home","pattern":"/"},"#, with: #""status":"matched","#)
             .replacingOccurrences(of: #""context":{"platform":"#, with: #""context":{"locale":"en","platform":"#)
         #expect(broken != vectors.stdout)
-        let run = try Subprocess.run(python, ["-c", Self.validator, try CLI.temporaryFile(broken, name: "vectors.json")])
+        let run = try await Subprocess.runOffThePool(python, ["-c", Self.validator, try CLI.temporaryFile(broken, name: "vectors.json")])
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("'route' is a required property"), "\(run.stdout)")
         #expect(run.stdout.contains("'locale' was unexpected"), "\(run.stdout)")

@@ -18,9 +18,9 @@ struct PortabilityTests {
     }
 
     /// The checker finds what it must: a probe file with one of each.
-    @Test func theCheckFindsLinuxOnlyCodeAndDeclarationsAboveTheFloors() throws {
+    @Test func theCheckFindsLinuxOnlyCodeAndDeclarationsAboveTheFloors() async throws {
         let python = try Subprocess.tool("python3", package: "python3")
-        let run = try Subprocess.run(python, [Self.script, "--probe", "Tests/Portability/probe.swift"])
+        let run = try await Subprocess.runOffThePool(python, [Self.script, "--probe", "Tests/Portability/probe.swift"])
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         for finding in [
             "probe.swift:8: import Glibc outside an #if with a Darwin branch",
@@ -36,7 +36,7 @@ struct PortabilityTests {
     /// What an app links is the engine alone: no module of the closure imports the
     /// tooling, the server or the daemon, and what it makes public (what an app outside
     /// this package sees, read from the symbol graph the compiler writes) stays small.
-    @Test func theClientsClosureIsTheEngineAloneWithASmallPublicSurface() throws {
+    @Test func theClientsClosureIsTheEngineAloneWithASmallPublicSurface() async throws {
         let closure = ["SwitchboardKit", "Switchboard", "RouteMatching", "SystemSupport"]
         let sources = Subprocess.packageRoot.appendingPathComponent("Sources")
         for module in closure {
@@ -62,7 +62,7 @@ struct PortabilityTests {
         var total = 0
         var counts: [String] = []
         for module in closure {
-            let run = try Subprocess.run(swift, ["symbolgraph-extract", "-module-name", module, "-I", modules.path,
+            let run = try await Subprocess.runOffThePool(swift, ["symbolgraph-extract", "-module-name", module, "-I", modules.path,
                                                  "-target", target, "-minimum-access-level", "public",
                                                  "-skip-synthesized-members", "-output-dir", output.path])
             try #require(run.status == 0, "\(run.stderr)")

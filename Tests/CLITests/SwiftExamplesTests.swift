@@ -23,7 +23,7 @@ struct SwiftExamplesTests {
 
     @Test(arguments: ["README.md", "docs/clients.md", "Sources/SwitchboardKit/SwitchboardKit.docc/SwitchboardKit.md",
                       "Sources/SwitchboardKit/SwitchboardKit.docc/GettingStarted.md", "Sources/SwitchboardKit/SwitchboardKit.docc/Lifecycle.md"])
-    func theSwiftExamplesCompile(_ file: String) throws {
+    func theSwiftExamplesCompile(_ file: String) async throws {
         let swiftc = try Subprocess.tool("swiftc", package: "the Swift toolchain")
         let examples = try Self.blocks(file)
         #expect(!examples.isEmpty, "no Swift example in \(file)")
@@ -36,7 +36,7 @@ struct SwiftExamplesTests {
             if example.contains("import SwiftUI") || example.contains("import UIKit") { continue }
             let source = folder.appendingPathComponent("example\(i + 1).swift")
             try example.write(to: source, atomically: true, encoding: .utf8)
-            let run = try Subprocess.run(swiftc, ["-typecheck", "-swift-version", "6", "-I", modules.path, source.path])
+            let run = try await Subprocess.runOffThePool(swiftc, ["-typecheck", "-swift-version", "6", "-I", modules.path, source.path])
             #expect(run.status == 0, "\(file) example \(i + 1) does not compile:\n\(run.stderr)\n\(example)")
         }
     }

@@ -21,11 +21,11 @@ struct ConformanceVectorTests {
 
     /// Exports the vectors of `table` with the CLI and reads them back: the head, the
     /// manifest's bytes, and each case with its `expect` as the bytes in the file.
-    static func export(_ table: String) throws -> Vectors {
+    static func export(_ table: String) async throws -> Vectors {
         let folder = try ClientTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("vectors.json").path
-        let run = try Subprocess.run(Subprocess.switchboard, ["export", "conformance", "--config", table, "--output", output])
+        let run = try await Subprocess.runOffThePool(Subprocess.switchboard, ["export", "conformance", "--config", table, "--output", output])
         #expect(run.status == 0, "\(run.stderr)")
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
         // The whole file is one JSON document ...
@@ -58,8 +58,8 @@ struct ConformanceVectorTests {
     }
 
     @Test(arguments: tables)
-    func theVectorsSayWhatTheyProve(table: String) throws {
-        let vectors = try Self.export(table)
+    func theVectorsSayWhatTheyProve(table: String) async throws {
+        let vectors = try await Self.export(table)
         #expect(vectors.head["format"] == .string("switchboard-conformance"))
         #expect(vectors.head["contract"] == .integer(Int64(ConformanceVectors.contractVersion)))
         let compiled = try CompiledManifest(json: vectors.manifest)
@@ -77,7 +77,7 @@ struct ConformanceVectorTests {
 
     @Test(arguments: tables)
     func theClientResolvesEveryVectorOfflineByteForByte(table: String) async throws {
-        let vectors = try Self.export(table)
+        let vectors = try await Self.export(table)
         let client = SwitchboardClient(configuration: ClientTests.configuration(server: "http://127.0.0.1:1", bundled: vectors.manifest))
         #expect(await client.ready(timeout: .seconds(30)))
         #expect(client.current?.etag == vectors.head["etag"]?.stringValue)
@@ -96,7 +96,7 @@ struct ConformanceVectorTests {
 
     @Test(arguments: tables)
     func theServerAnswersEveryVectorByteForByte(table: String) async throws {
-        let vectors = try Self.export(table)
+        let vectors = try await Self.export(table)
         let folder = try ManifestFolder(String(decoding: vectors.manifest, as: UTF8.self))
         let server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, watch: false))
         defer { server.stop(gracePeriod: .zero) }

@@ -7,7 +7,7 @@ import TestSupport
 /// path it lists answers.
 @Suite(.serialized)
 struct OpenAPITests {
-    @Test func isServedAndValid() throws {
+    @Test func isServedAndValid() async throws {
         let live = try LiveServer()
         let r = try RawHTTP.get("/openapi.json", port: live.port)
         #expect(r.status == 200)
@@ -29,7 +29,7 @@ struct OpenAPITests {
         // Validated by the reference validator (PyPI's openapi-spec-validator).
         let file = live.folder.url.appendingPathComponent("openapi.json")
         try Data(r.body).write(to: file)
-        let validator = try Subprocess.run(Subprocess.python(), [
+        let validator = try await Subprocess.runOffThePool(Subprocess.python(), [
             "-c", "import json, sys\nfrom openapi_spec_validator import validate\nvalidate(json.load(open(sys.argv[1])))", file.path,
         ])
         #expect(validator.status == 0, "\(validator.stderr)")

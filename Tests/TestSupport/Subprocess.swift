@@ -90,10 +90,10 @@ public enum Subprocess {
     /// two, and which the client tests' timers and URLSession need meanwhile.
     /// `yielding`: at the lowest CPU priority (`nice -n 19`), for a build of minutes that
     /// would otherwise take both cores from the tests that measure time beside it.
-    public static func runOffThePool(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+    public static func runOffThePool(_ executable: URL, _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:],
                                      in directory: URL = packageRoot, yielding: Bool = false) async throws -> Output {
         let (command, all) = yielding ? (URL(fileURLWithPath: "/usr/bin/nice"), ["-n", "19", executable.path] + arguments) : (executable, arguments)
-        return try await offThePool { try run(command, all, environment: environment, in: directory) }
+        return try await offThePool { try run(command, all, stdin: stdin, environment: environment, in: directory) }
     }
 
     /// `work` on a thread of its own, awaited. The tests share one pool of as many threads
