@@ -113,6 +113,72 @@ struct KubernetesTests {
         #expect(try Self.map(Self.map(container, "resources"), "requests")["cpu"] != nil)
     }
 
+    /// Pod Security "restricted" (the profile's checks, field by field), and what platform
+    /// teams expect beside it: no API token, a read-only root, replicas spread, scraped.
+    @Test func thePodPassesPodSecurityRestricted() throws {
+        let deployment = try #require(try Self.render().resources["Deployment"])
+        let template = try Self.map(Self.map(deployment, "spec"), "template")
+        let pod = try Self.map(template, "spec")
+        let podSecurity = try Self.map(pod, "securityContext")
+        for forbidden in ["hostNetwork", "hostPID", "hostIPC"] { #expect(pod[forbidden] == nil, "\(forbidden)") }
+        for case let volume as [String: Any] in try Self.list(pod, "volumes") {
+            #expect(Set(volume.keys).isSubset(of: ["name", "configMap", "secret", "emptyDir", "projected", "downwardAPI", "persistentVolumeClaim"]),
+                    "a volume type restricted forbids: \(volume.keys)")
+        }
+        #expect(pod["automountServiceAccountToken"] as? String == "false")
+        let containers = try Self.list(pod, "containers").compactMap { $0 as? [String: Any] }
+        #expect(!containers.isEmpty)
+        for container in containers {
+            let security = try Self.map(container, "securityContext")
+            #expect(security["privileged"] == nil || security["privileged"] as? String == "false")
+            #expect(security["allowPrivilegeEscalation"] as? String == "false")
+            #expect(try Self.list(Self.map(security, "capabilities"), "drop").contains { $0 as? String == "ALL" })
+            #expect(try Self.map(security, "capabilities")["add"] == nil)
+            // Non-root and the runtime's seccomp profile, on the container or the pod.
+            #expect((security["runAsNonRoot"] ?? podSecurity["runAsNonRoot"]) as? String == "true")
+            #expect(Int(((security["runAsUser"] ?? podSecurity["runAsUser"]) as? String) ?? "") ?? 0 > 0)
+            let seccomp = (security["seccompProfile"] ?? podSecurity["seccompProfile"]) as? [String: Any]
+            #expect(seccomp?["type"] as? String == "RuntimeDefault")
+            #expect(security["readOnlyRootFilesystem"] as? String == "true")
+            #expect(container["ports"].map { ports in (ports as? [Any])?.allSatisfy { ($0 as? [String: Any])?["hostPort"] == nil } == true } ?? true)
+        }
+        // Spread over nodes and zones, selecting this Deployment's own pods.
+        let labels = try Self.map(Self.map(template, "metadata"), "labels") as? [String: String]
+        let spread = try Self.list(pod, "topologySpreadConstraints").compactMap { $0 as? [String: Any] }
+        #expect(Set(spread.compactMap { $0["topologyKey"] as? String }) == ["kubernetes.io/hostname", "topology.kubernetes.io/zone"])
+        #expect(try spread.allSatisfy { try Self.map($0, "labelSelector")["matchLabels"] as? [String: String] == labels })
+        // Scraped where the server serves its metrics.
+        let annotations = try Self.map(Self.map(template, "metadata"), "annotations") as? [String: String]
+        #expect(annotations?["prometheus.io/scrape"] == "true" && annotations?["prometheus.io/path"] == "/metrics")
+        #expect(annotations?["prometheus.io/port"] == "8080")
+    }
+
+    /// A rollout refuses nothing: the preStop pause, then the server's drain (its
+    /// `SWITCHBOARD_DRAIN_SECONDS`), then up to 10 s for requests in flight, all within
+    /// the grace period; held polls are granted under the proxies' timeouts.
+    @Test func theDrainFitsTheGracePeriod() throws {
+        let deployment = try #require(try Self.render().resources["Deployment"])
+        let pod = try Self.map(Self.map(Self.map(deployment, "spec"), "template"), "spec")
+        let container = try #require(try Self.list(pod, "containers").first as? [String: Any])
+        let command = try Self.list(Self.map(Self.map(Self.map(container, "lifecycle"), "preStop"), "exec"), "command").compactMap { $0 as? String }
+        #expect(command.first == "sleep")
+        let pause = try #require(Int(command.last ?? ""))
+        var environment: [String: String] = [:]
+        for case let variable as [String: Any] in try Self.list(container, "env") {
+            environment[variable["name"] as? String ?? ""] = variable["value"] as? String
+        }
+        let drain = try #require(Int(environment["SWITCHBOARD_DRAIN_SECONDS"] ?? ""))
+        let grace = try #require(Int(pod["terminationGracePeriodSeconds"] as? String ?? ""))
+        #expect(pause >= 5 && drain >= 5, "endpoints take seconds to be removed")
+        #expect(pause + drain + 10 < grace, "preStop \(pause) s + drain \(drain) s + 10 s in flight within \(grace) s")
+        #expect(Int(environment["SWITCHBOARD_MAX_WAIT"] ?? "") ?? 99 <= 25)
+        // The NetworkPolicy example reads as one, for this Deployment's pods.
+        let policy = try #require(try YAML.documents(Self.read("networkpolicy.yaml")).first as? [String: Any])
+        #expect(policy["kind"] as? String == "NetworkPolicy")
+        let labels = try Self.map(Self.map(Self.map(Self.map(deployment, "spec"), "template"), "metadata"), "labels") as? [String: String]
+        #expect(try Self.map(Self.map(policy, "spec"), "podSelector")["matchLabels"] as? [String: String] == labels)
+    }
+
     @Test func serviceBudgetAndAutoscalerPointAtTheDeployment() throws {
         let rendered = try Self.render()
         let deployment = try #require(rendered.resources["Deployment"])
