@@ -66,7 +66,7 @@ public final class CompiledManifest: Sendable {
         var decoder = ManifestDecoder()
         let decoded = decoder.decode(document)
         var diagnostics = decoder.diagnostics
-        guard let manifest = decoded else { throw ManifestError(diagnostics: diagnostics) }
+        guard let manifest = decoded else { throw ManifestError(diagnostics: ManifestDiagnostic.listed(diagnostics)) }
         // The structural checks run even after decoding problems, on the routes that
         // decoded, so that one run reports every problem. What serving needs besides the
         // tries (canonical bytes, ETag, result targets, where routes are in the file) is
@@ -75,12 +75,13 @@ public final class CompiledManifest: Sendable {
         let ((general, byHost, checked), served) = concurrently({
             let (general, byHost) = Self.compile(manifest)
             var validator = ManifestValidator(manifest: manifest, general: general, byHost: byHost, hostKeys: hostKeys)
-            return (general, byHost, validator.validate())
+            return (general, byHost, (validator.validate(), validator.unlisted))
         }, {
             Served(manifest, routePositions: sourceMap?.positions(ofItemsOf: "/routes", in: document) ?? [])
         })
-        diagnostics += checked
+        diagnostics += checked.0
         diagnostics.sort { Self.pointerOrder($0.pointer, $1.pointer) }
+        diagnostics = ManifestDiagnostic.listed(diagnostics, unlisted: checked.1)
         if let sourceMap {
             for (i, position) in sourceMap.positions(of: diagnostics.map(\.pointer), in: document).enumerated() {
                 diagnostics[i].position = position

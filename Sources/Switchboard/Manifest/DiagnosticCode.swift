@@ -5,6 +5,7 @@ import RouteMatching
 /// (a test holds the doc to this list).
 package enum DiagnosticCode: String, CaseIterable, Sendable {
     case ambiguous = "ambiguous"
+    case checksIncomplete = "checks-incomplete"
     case conflictingFields = "conflicting-fields"
     case duplicate = "duplicate"
     case duplicateName = "duplicate-name"
@@ -24,6 +25,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable {
     case invalidVersion = "invalid-version"
     case missingField = "missing-field"
     case missingTab = "missing-tab"
+    case moreProblems = "more-problems"
     case nestedOptional = "nested-optional"
     case neverWins = "never-wins"
     case redirectChain = "redirect-chain"

@@ -23,6 +23,22 @@ public struct ManifestDiagnostic: Sendable, Equatable, CustomStringConvertible {
         self.position = position
     }
 
+    /// The most diagnostics a manifest's check lists: past them one `more-problems`
+    /// diagnostic says how many more there were, so that a manifest with a problem repeated
+    /// in every route neither fills memory nor floods a log.
+    package static let maxListed = 1_000
+
+    /// The first ``maxListed`` of `diagnostics` (in the order given), and one saying how many
+    /// more there were, `unlisted` errors found and not built included.
+    package static func listed(_ diagnostics: [ManifestDiagnostic], unlisted: Int = 0) -> [ManifestDiagnostic] {
+        guard diagnostics.count > maxListed || unlisted > 0 else { return diagnostics }
+        let rest = diagnostics.dropFirst(maxListed)
+        let errors = rest.contains { $0.severity == .error } || unlisted > 0
+        let more = rest.count + unlisted
+        return Array(diagnostics.prefix(maxListed)) + [ManifestDiagnostic(errors ? .error : .warning, code: .moreProblems, pointer: "",
+            message: "\(more) more problem\(more == 1 ? "" : "s") not listed: at most \(maxListed) are")]
+    }
+
     /// `error[ambiguous] /routes/3/pattern: ... (line 41, column 18)`
     public var description: String {
         let place = position.map { " (line \($0.line), column \($0.column))" } ?? ""

@@ -9,7 +9,14 @@ struct ManifestValidator {
     /// The manifest's host keys, in the order listed.
     let hostKeys: [String]
     private var diagnostics: [ManifestDiagnostic] = []
-    private var reportedPairs = Set<String>()
+    private var conflicts: [Conflict] = []
+    private var conflictIndex: [ConflictKey: Int] = [:]
+    /// Shape groups checked so far: a conflict's example comes from the first group it is found in.
+    private var groupsChecked = 0
+    private var comparisons = 0
+    /// Conflicts found past ``ManifestDiagnostic/maxListed``, counted and not listed (all errors).
+    private(set) var unlisted = 0
+    private var budgetSpent = false
     /// Per pattern (route, alias): how many of the candidates it compiled to another
     /// candidate always takes the URLs of, and what took them. A pattern never wins only
     /// when all of its expansions, on every host, are shadowed.
@@ -31,8 +38,12 @@ struct ManifestValidator {
     mutating func validate() -> [ManifestDiagnostic] {
         checkNames()
         for trie in [general] + byHost.keys.sorted().compactMap({ byHost[$0] }) {
-            for group in trie.shapeGroups { checkShapeGroup(group, trie) }
+            for group in trie.shapeGroups {
+                checkShapeGroup(group, trie)
+                groupsChecked += 1
+            }
         }
+        diagnostics += conflictDiagnostics()
         for (key, count) in shadowing.sorted(by: { $0.key < $1.key }) {
             let route = manifest.routes[key.route]
             let expansions = route.patterns[key.pattern].expansions.count
@@ -120,43 +131,172 @@ struct ManifestValidator {
         return true
     }
 
+    /// What the checks of one shape compare: candidates alike in all of it are alike to
+    /// every check (each covers the other), so a group is compared kind by kind, not
+    /// candidate by candidate. Ten routes of one pattern with 8 optional groups are 2,560
+    /// candidates but 9 kinds in 9 groups.
+    private struct Likeness: Hashable {
+        let priority: Int
+        let types: [ParamType?]
+        let range: VersionRange
+        let query: [Query]
+        struct Query: Hashable {
+            let name: String, type: ParamType, required: Bool
+        }
+    }
+
+    /// The candidates of one likeness in a group: positions in the group, ascending.
+    private struct Kind {
+        let first: RouteCandidate
+        var positions: [Int]
+    }
+
+    /// Comparisons of kinds one manifest may cost (a pair of kinds, or a candidate against a
+    /// kind): past it the shape checks stop with a warning, so that no manifest under the
+    /// size limit takes more than seconds to check. Real tables use a few thousand.
+    static let comparisonBudget = 20_000_000
+
     private mutating func checkShapeGroup(_ group: [Int], _ trie: RouteTrie) {
-        var shadowed = Set<Int>()
-        for i in group.indices {
-            for j in group.indices where j > i {
-                let a = trie.candidates[group[i]], b = trie.candidates[group[j]]
-                // `a` is tried first; when it accepts every URL `b` accepts, `b` never wins
-                // there: a route of higher priority, or an expansion of the same pattern
-                // keeping earlier groups. (Same priority is `ambiguous` or `duplicate`.)
-                let sibling = a.route == b.route && a.patternIndex == b.patternIndex
-                if !shadowed.contains(j), sibling || a.priority > b.priority, covers(a, b) {
-                    shadowed.insert(j)
-                    shadowing[PatternKey(route: b.route, pattern: b.patternIndex), default: (0, "")].shadowed += 1
-                    if !sibling {
-                        let by = "\(label(a)) has priority \(a.priority) > \(b.priority) and matches every URL it matches"
-                        shadowing[PatternKey(route: b.route, pattern: b.patternIndex)]?.by = by
-                    }
+        let members = group.map { trie.candidates[$0] }
+        var kindOf: [Likeness: Int] = [:]
+        var kinds: [Kind] = []
+        var kindAt = [Int](repeating: 0, count: members.count)
+        for (position, c) in members.enumerated() {
+            let likeness = Likeness(priority: c.priority, types: types(c), range: manifest.routes[c.route].versionRange,
+                                    query: queryDeclarations(c).map { .init(name: $0.name, type: $0.type, required: $0.required) })
+            if let k = kindOf[likeness] {
+                kinds[k].positions.append(position)
+                kindAt[position] = k
+            } else {
+                kindOf[likeness] = kinds.count
+                kindAt[position] = kinds.count
+                kinds.append(Kind(first: c, positions: [position]))
+            }
+        }
+        guard spend(kinds.count * kinds.count + members.count * kinds.count, members) else { return }
+        var memo: [Int: (covers: Bool, overlaps: Bool)] = [:]
+        func compare(_ hi: Int, _ lo: Int) -> (covers: Bool, overlaps: Bool) {
+            if hi == lo { return (true, true) }
+            if let known = memo[hi * kinds.count + lo] { return known }
+            let result = (covers(kinds[hi].first, kinds[lo].first), overlaps(kinds[hi].first, kinds[lo].first))
+            memo[hi * kinds.count + lo] = result
+            return result
+        }
+
+        // Shadowing. Higher priorities come first in a group, and a route's candidates
+        // (and within it a pattern's) stand together, in expansion order.
+        let taker: [Int?] = kinds.indices.map { lo in
+            kinds.indices.first { hi in kinds[hi].first.priority > kinds[lo].first.priority && compare(hi, lo).covers }
+        }
+        var patternStart = 0, routeStart = 0
+        var kindsOfPattern: [Int] = []  // kinds met so far in the current pattern
+        for (position, b) in members.enumerated() {
+            if position > 0 {
+                let previous = members[position - 1]
+                if previous.route != b.route { routeStart = position }
+                if previous.route != b.route || previous.patternIndex != b.patternIndex {
+                    patternStart = position
+                    kindsOfPattern.removeAll(keepingCapacity: true)
                 }
-                if a.route == b.route && a.patternIndex == b.patternIndex { continue }
-                guard overlaps(a, b) else { continue }
-                let samePriority = a.priority == b.priority
-                let identical = covers(a, b) && covers(b, a)
-                if a.route == b.route {
-                    if identical {
-                        report(b, code: .duplicate, "route \(label(b)) lists the same pattern twice; remove one alias")
-                    }
-                } else if samePriority && identical {
-                    report(b, code: .duplicate, "routes \(label(a)) and \(label(b)) have the same pattern and priority: \"\(b.name)\" is a duplicate that can never be reached; remove one or give them different params")
-                } else if samePriority {
-                    report(b, code: .ambiguous, "routes \(label(a)) and \(label(b)) can both match the same URL with the same shape and priority \(a.priority); give one a higher \"priority\" or make their param types disjoint")
+            }
+            let kind = kindAt[position]
+            let key = PatternKey(route: b.route, pattern: b.patternIndex)
+            if let hi = taker[kind] {
+                let a = kinds[hi].first
+                let by = "\(label(a)) has priority \(a.priority) > \(b.priority) and matches every URL it matches"
+                shadowing[key, default: (0, "")].shadowed += 1
+                shadowing[key]?.by = by
+            } else if kindsOfPattern.contains(where: { compare($0, kind).covers }) {
+                shadowing[key, default: (0, "")].shadowed += 1
+            }
+            if !kindsOfPattern.contains(kind) { kindsOfPattern.append(kind) }
+
+            // Conflicts with the candidates of the same priority tried before it: counted
+            // per kind by where they stand, reported once per pattern and code with the
+            // earliest pair as the example.
+            for (k, other) in kinds.enumerated() where other.first.priority == b.priority {
+                let (hiCovers, overlapping) = compare(k, kind)
+                guard overlapping else { continue }
+                let beforeRoute = other.positions.lowerBound(routeStart)
+                let identical = hiCovers && compare(kind, k).covers
+                if beforeRoute > 0 {
+                    conflict(identical ? .duplicate : .ambiguous, members[other.positions[0]], b, pairs: beforeRoute,
+                             at: (other.positions[0], position))
+                }
+                let aliases = other.positions.lowerBound(patternStart) - beforeRoute
+                if aliases > 0 && identical {
+                    conflict(.duplicate, members[other.positions[beforeRoute]], b, pairs: aliases,
+                             at: (other.positions[beforeRoute], position))
                 }
             }
         }
     }
 
-    private mutating func report(_ candidate: RouteCandidate, code: DiagnosticCode, _ message: String) {
-        guard reportedPairs.insert(code.rawValue + "\u{0}" + message).inserted else { return }
-        diagnostics.append(ManifestDiagnostic(code: code, pointer: pointer(candidate), message: message))
+    private struct ConflictKey: Hashable {
+        let code: DiagnosticCode
+        let pattern: PatternKey
+        /// With another pattern of the same route (a duplicate alias), or with other routes.
+        let alias: Bool
+    }
+
+    /// The pairs of candidates in conflict for one pattern and kind of conflict: how many,
+    /// and the earliest as the example.
+    private struct Conflict {
+        let code: DiagnosticCode
+        var pairs: Int
+        var a: RouteCandidate, b: RouteCandidate
+        /// The example's group and its positions there.
+        var group: Int, at: (Int, Int)
+    }
+
+    private mutating func conflict(_ code: DiagnosticCode, _ a: RouteCandidate, _ b: RouteCandidate, pairs: Int, at: (Int, Int)) {
+        let key = ConflictKey(code: code, pattern: PatternKey(route: b.route, pattern: b.patternIndex), alias: a.route == b.route)
+        if let index = conflictIndex[key] {
+            conflicts[index].pairs += pairs
+            if conflicts[index].group == groupsChecked && at < conflicts[index].at {
+                (conflicts[index].a, conflicts[index].b, conflicts[index].at) = (a, b, at)
+            }
+        } else {
+            conflictIndex[key] = conflicts.count
+            conflicts.append(Conflict(code: code, pairs: pairs, a: a, b: b, group: groupsChecked, at: at))
+        }
+    }
+
+    /// Each conflict as one diagnostic, its example pair and how many more pairs there were:
+    /// the first ``ManifestDiagnostic/maxListed`` in the file's order, the others counted
+    /// in ``unlisted``.
+    private mutating func conflictDiagnostics() -> [ManifestDiagnostic] {
+        let order = conflicts.indices.sorted {
+            let a = conflicts[$0].b, b = conflicts[$1].b
+            return (manifest.routes[a.route].index, a.patternIndex, $0) < (manifest.routes[b.route].index, b.patternIndex, $1)
+        }
+        unlisted = max(0, order.count - ManifestDiagnostic.maxListed)
+        return order.prefix(ManifestDiagnostic.maxListed).map { conflicts[$0] }.map { c in
+            var message: String
+            if c.a.route == c.b.route {
+                message = "route \(label(c.b)) lists the same pattern twice; remove one alias"
+            } else if c.code == .duplicate {
+                message = "routes \(label(c.a)) and \(label(c.b)) have the same pattern and priority: \"\(c.b.name)\" is a duplicate that can never be reached; remove one or give them different params"
+            } else {
+                message = "routes \(label(c.a)) and \(label(c.b)) can both match the same URL with the same shape and priority \(c.a.priority); give one a higher \"priority\" or make their param types disjoint"
+            }
+            if c.pairs > 1 {
+                message += " (\(c.pairs - 1) more pair\(c.pairs == 2 ? "" : "s") of expansions conflict the same way)"
+            }
+            return ManifestDiagnostic(code: c.code, pointer: pointer(c.b), message: message)
+        }
+    }
+
+    /// Takes `cost` comparisons from the budget, or says once that the shape checks stop here.
+    private mutating func spend(_ cost: Int, _ members: [RouteCandidate]) -> Bool {
+        guard !budgetSpent else { return false }
+        comparisons += cost
+        guard comparisons > Self.comparisonBudget else { return true }
+        budgetSpent = true
+        diagnostics.append(ManifestDiagnostic(.warning, code: .checksIncomplete, pointer: pointer(members[0]),
+            message: "the checks for duplicates, ambiguity and never-wins stopped at the \(members.count) candidates of \(label(members[0]))'s shape: "
+                + "checking them would pass \(Self.comparisonBudget) comparisons; routes of this shape and those after it are not checked"))
+        return false
     }
 
     // MARK: - Redirects
@@ -222,22 +362,41 @@ struct ManifestValidator {
         // of it and starts no path longer than the hop limit needs no URL followed, as in
         // most manifests. The others are followed URL by URL (``RedirectChains``).
         var depth: [Int: Int] = [:]  // hops a chain from the route may take, at most; -1 while visited
-        func longest(_ node: Int) -> Int {
-            if let known = depth[node] { return known < 0 ? .max : known }
-            depth[node] = -1
-            var most = 1
-            for next in edges[node] ?? [] {
-                let further = longest(next)
-                most = further == .max ? .max : max(most, further + 1)
-                if most == .max { break }
+        // Depth first without recursion: a chain of 50,000 redirects is 50,000 levels deep.
+        func longest(_ root: Int) -> Int {
+            if let known = depth[root] { return known < 0 ? .max : known }
+            depth[root] = -1
+            var stack: [(node: Int, next: Int, most: Int)] = [(root, 0, 1)]
+            var returned: Int?
+            while let top = stack.last {
+                var most = top.most
+                if let child = returned {
+                    most = child == .max ? .max : max(most, child + 1)
+                    stack[stack.count - 1].most = most
+                    returned = nil
+                }
+                let out = edges[top.node] ?? []
+                if most == .max || top.next == out.count {
+                    depth[top.node] = most
+                    stack.removeLast()
+                    returned = most
+                    continue
+                }
+                let child = out[top.next]
+                stack[stack.count - 1].next += 1
+                if let seen = depth[child] {
+                    returned = seen < 0 ? .max : seen
+                } else {
+                    depth[child] = -1
+                    stack.append((child, 0, 1))
+                }
             }
-            depth[node] = most
-            return most
+            return returned ?? 1
         }
         let starts = edges.keys.sorted().filter { longest($0) > CompiledManifest.maxRedirects }
         guard !starts.isEmpty else { return }
-        var involved: [Int] = []
-        for start in starts { for target in found[start] ?? [] where !involved.contains(target) { involved.append(target) } }
+        var involved: [Int] = [], seen = Set<Int>()
+        for start in starts { for target in found[start] ?? [] where seen.insert(target).inserted { involved.append(target) } }
         let gated = manifest.routes.contains { $0.since != nil || $0.until != nil || !$0.queryChecks.isEmpty }
         let worlds = (gated ? [true, false] : [true]).map {
             RedirectStepper(manifest: manifest, general: general, byHost: byHost, gatesOpen: $0)
@@ -245,5 +404,17 @@ struct ManifestValidator {
         let chains = RedirectChains(manifest: manifest, worlds: worlds, hostKeys: hostKeys.filter { byHost[$0] != nil },
                                     redirects: starts.count)
         diagnostics += chains.check(starts: starts, involved: involved)
+    }
+}
+
+extension Array where Element == Int {
+    /// How many elements of this ascending array are less than `value`.
+    fileprivate func lowerBound(_ value: Int) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if self[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 }

@@ -132,9 +132,10 @@ struct RedirectChains {
     /// Every literal of these routes' patterns and redirects, their enum values, and a
     /// value of each type no literal is.
     private func values(of routes: [Int]) -> [String] {
+        // Only the first `maxValues` are kept, so nothing is added past them.
         var seen = Set<String>(), out: [String] = []
         func add(_ value: String) {
-            if !value.isEmpty, seen.insert(value).inserted { out.append(value) }
+            if out.count < Self.maxValues, !value.isEmpty, seen.insert(value).inserted { out.append(value) }
         }
         var regexes: [SafeRegex] = []
         for index in routes {
@@ -153,7 +154,7 @@ struct RedirectChains {
             }
         }
         Self.typeSamples.forEach(add)
-        for regex in regexes where !out.contains(where: { ParamType.regex(regex).accepts($0) }) {
+        for regex in regexes where out.count < Self.maxValues && !out.contains(where: { ParamType.regex(regex).accepts($0) }) {
             if let sample = Self.regexSamples.first(where: { ParamType.regex(regex).accepts($0) }) { add(sample) }
         }
         return Array(out.prefix(Self.maxValues))
@@ -240,7 +241,16 @@ struct RedirectChains {
                 // The redirect applied last, back to where it applied before: the loop
                 // that runs on with URLs at least as long.
                 let last = chain.count - 1
-                let previous = chain[..<last].lastIndex { $0.route == chain[last].route } ?? last
+                guard let previous = chain[..<last].lastIndex(where: { $0.route == chain[last].route }) else {
+                    // Past the bound with no redirect applied twice: more distinct redirects
+                    // in a row than the bound, which a resolution stops following long before.
+                    if finding.reportedChains.insert(origin).inserted {
+                        finding.diagnostics.append(ManifestDiagnostic(.warning, code: .redirectChain,
+                            pointer: "/routes/\(manifest.routes[origin].index)/redirect",
+                            message: "redirects from \(Self.display(start, host)) take more than \(bound) hops, more than the \(CompiledManifest.maxRedirects) a resolution follows: such a URL ends at the fallback"))
+                    }
+                    return
+                }
                 // Named by the loop; shown from the URL it started at, three hops of it.
                 let shown = chain.prefix(3).map(\.path) + [chain.count > 3 ? chain[3].path : path]
                 report(loop: Array(chain[previous..<last]), shown: shown, host: host, repeated: false, &finding)

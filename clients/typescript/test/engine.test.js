@@ -100,6 +100,51 @@ test("a manifest the engine cannot use is refused with every problem, each with 
   assert.throws(() => compileManifest("{"), (e) => e instanceof ManifestError && e.diagnostics[0].code === "invalid-json");
 });
 
+// Manifests built to make the checks blow up, as the server's ValidationBoundsTests: each
+// checked in linear work, reported once per pattern, listed up to the cap.
+const refusal = (routes) => {
+  try {
+    compileManifest(JSON.stringify({ version: 1, routes }));
+  } catch (e) {
+    if (e instanceof ManifestError) return e.diagnostics;
+    throw e;
+  }
+  return [];
+};
+const eightGroups = "/p" + Array.from({ length: 8 }, (_, i) => `(/:v${i})`).join("");
+
+test("routes of one pattern with 8 optional groups are each reported once, their pairs counted", () => {
+  const problems = refusal(Array.from({ length: 10 }, (_, k) => ({ name: `r${k}`, pattern: eightGroups, destination: "S" })));
+  assert.deepStrictEqual(problems.map((d) => `${d.pointer} ${d.code}`), Array.from({ length: 9 }, (_, k) => `/routes/${k + 1}/pattern duplicate`));
+  problems.forEach((d, i) => assert.ok(d.message.includes(`(${(i + 1) * 12870 - 1} more pairs of expansions conflict the same way)`), d.message));
+});
+
+test("a problem in every route is listed up to the cap, with how many more", () => {
+  const problems = refusal(Array.from({ length: 1500 }, (_, k) => ({ name: `r${k}`, pattern: "/x/:a", destination: "S" })));
+  assert.strictEqual(problems.length, 1001);
+  const more = problems[1000];
+  assert.deepStrictEqual([more.code, more.severity, more.message], ["more-problems", "error", "499 more problems not listed: at most 1000 are"]);
+});
+
+test("near-duplicate regexes are each ambiguous once; a shape past the budget loads with a warning", () => {
+  const regexes = refusal(Array.from({ length: 300 }, (_, k) => ({ name: `r${k}`, pattern: "/:a", destination: "S", params: { a: { type: "regex", pattern: `a{${k + 1}}` } } })));
+  assert.strictEqual(regexes.length, 299);
+  assert.ok(regexes.every((d) => d.code === "ambiguous"));
+  const enums = compileManifest(JSON.stringify({ version: 1, routes: Array.from({ length: 5000 }, (_, k) =>
+    ({ name: `r${k}`, pattern: "/:a", destination: "S", params: { a: { type: "enum", values: [`v${k}`] } } })) }));
+  assert.deepStrictEqual(enums.warnings.map((d) => d.code), ["checks-incomplete"]);
+  assert.strictEqual(enums.resolve("/v4321").route.name, "r4321");
+});
+
+test("a chain of more distinct redirects than the bound is a warning, followed without recursion", () => {
+  const routes = Array.from({ length: 20000 }, (_, k) => ({ name: `r${k}`, pattern: `/r${k}/:a`, redirect: `/r${k + 1}/:a` }));
+  routes.push({ name: "end", pattern: "/r20000/:a", destination: "S" });
+  const loaded = compileManifest(JSON.stringify({ version: 1, routes }));
+  assert.ok(loaded.warnings.some((d) => d.code === "redirect-chain" && d.pointer === "/routes/0/redirect"));
+  assert.ok(loaded.warnings.every((d) => d.code === "redirect-chain"));
+  assert.strictEqual(loaded.resolve("/r19995/x").route.name, "end");
+});
+
 test("an appVersion that is not a semantic version is a ContextError, as the server's 400", () => {
   const compiled = compileManifest(fs.readFileSync(path.join(repositoryRoot, "Config/routes.json"), "utf8"));
   assert.throws(() => compiled.resolve("/", { appVersion: "seven" }), (e) => e instanceof ContextError && /"seven"/.test(e.message));

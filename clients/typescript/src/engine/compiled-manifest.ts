@@ -5,7 +5,7 @@
 import { emptyObject, JSONObject, JSONValue, setMember } from "./json.js";
 import { parseJSON } from "./json-text.js";
 import { canonicalText } from "./canonical.js";
-import { Diagnostic, Manifest, ManifestError, ParamDeclaration, Presentation, Route } from "./manifest.js";
+import { Diagnostic, Manifest, ManifestError, ParamDeclaration, Presentation, Route, listed } from "./manifest.js";
 import { decodeManifest } from "./manifest-decoder.js";
 import { ParamType, PatternSegment, RoutePattern, STRING, accepts, intValue } from "./pattern.js";
 import { sha256Hex } from "./sha256.js";
@@ -90,8 +90,9 @@ export class CompiledManifest {
     } catch (e) {
       throw new ManifestError([{ severity: "error", code: "invalid-json", pointer: "", message: (e as Error).message }]);
     }
-    const { manifest, diagnostics } = decodeManifest(document);
-    if (manifest === null) throw new ManifestError(diagnostics);
+    const decoded = decodeManifest(document);
+    const manifest = decoded.manifest;
+    if (manifest === null) throw new ManifestError(listed(decoded.diagnostics));
     // The table-wide checks run even after decoding problems, on the routes that decoded,
     // so that one run reports every problem, as the server's does.
     const key = manifest.caseSensitive ? (literal: string) => literal : lowercaseScalars;
@@ -113,7 +114,8 @@ export class CompiledManifest {
     });
     this.general = new RouteTrie(general);
     this.byHost = new Map(Array.from(byHost, ([host, list]) => [host, new RouteTrie(list)]));
-    diagnostics.push(...new TableValidator(manifest, this.general, this.byHost, key).validate());
+    const validator = new TableValidator(manifest, this.general, this.byHost, key);
+    const diagnostics = listed(decoded.diagnostics.concat(validator.validate()), validator.unlisted);
     if (diagnostics.some((d) => d.severity === "error")) throw new ManifestError(diagnostics);
     this.manifest = manifest;
     this.warnings = diagnostics;

@@ -13,6 +13,22 @@ export interface Diagnostic {
   message: string;
 }
 
+/**
+ * The most diagnostics a manifest's check lists: past them one `more-problems` diagnostic
+ * says how many more there were, as the server's check does.
+ */
+export const maxListed = 1000;
+
+/** The first `maxListed` of `diagnostics`, and one saying how many more there were (`unlisted` errors not built included). */
+export function listed(diagnostics: Diagnostic[], unlisted = 0): Diagnostic[] {
+  if (diagnostics.length <= maxListed && unlisted === 0) return diagnostics;
+  const rest = diagnostics.slice(maxListed);
+  const errors = unlisted > 0 || rest.some((d) => d.severity === "error");
+  const more = rest.length + unlisted;
+  return diagnostics.slice(0, maxListed).concat([{ severity: errors ? "error" : "warning", code: "more-problems", pointer: "",
+    message: `${more} more problem${more === 1 ? "" : "s"} not listed: at most ${maxListed} are` }]);
+}
+
 /** A manifest the engine cannot use, with every problem found. */
 export class ManifestError extends Error {
   constructor(readonly diagnostics: Diagnostic[]) {

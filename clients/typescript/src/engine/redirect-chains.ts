@@ -102,9 +102,13 @@ export class RedirectChains {
 
   /** Every literal of these routes' patterns and redirects, their enum values, a value of each type no literal is. */
   private values(routes: number[]): string[] {
-    const out: string[] = [];
+    // Only the first MAX_VALUES are kept, so nothing is added past them.
+    const out: string[] = [], seen = new Set<string>();
     const add = (v: string) => {
-      if (v.length > 0 && !out.includes(v)) out.push(v);
+      if (out.length < MAX_VALUES && v.length > 0 && !seen.has(v)) {
+        seen.add(v);
+        out.push(v);
+      }
     };
     const regexes: { name: "regex" }[] = [];
     for (const index of routes) {
@@ -119,6 +123,7 @@ export class RedirectChains {
     }
     TYPE_SAMPLES.forEach(add);
     for (const regex of regexes) {
+      if (out.length >= MAX_VALUES) break;
       const type = regex as Parameters<typeof accepts>[0];
       if (out.some((v) => accepts(type, v))) continue;
       const sample = REGEX_SAMPLES.find((v) => accepts(type, v));
@@ -212,6 +217,16 @@ export class RedirectChains {
         const last = chain.length - 1;
         let previous = last;
         for (let k = last - 1; k >= 0; k--) if (chain[k].route === chain[last].route) { previous = k; break; }
+        if (previous === last) {
+          // Past the bound with no redirect applied twice: more distinct redirects in a row
+          // than the bound, which a resolution stops following long before.
+          if (!finding.chains.has(origin)) {
+            finding.chains.add(origin);
+            finding.diagnostics.push({ severity: "warning", code: "redirect-chain", pointer: `/routes/${this.manifest.routes[origin].index}/redirect`,
+              message: `redirects from ${display(start, host)} take more than ${bound} hops, more than the ${maxRedirects} a resolution follows: such a URL ends at the fallback` });
+          }
+          return;
+        }
         const shown = chain.slice(0, 3).map((c) => c.path).concat([chain.length > 3 ? chain[3].path : path]);
         this.report(chain.slice(previous, last), shown, host, false, finding);
         return;

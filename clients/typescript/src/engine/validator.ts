@@ -3,7 +3,7 @@
 // A bundled or stored manifest the server would refuse is refused here too
 // (conformance/manifest-errors.json holds the two engines to the same refusals).
 
-import { Diagnostic, Manifest, ParamDeclaration, Route } from "./manifest.js";
+import { Diagnostic, Manifest, ParamDeclaration, Route, maxListed } from "./manifest.js";
 import { ParamType, covers as typeCovers, expansionText, isDisjoint } from "./pattern.js";
 import { RedirectChains, RedirectStepper } from "./redirect-chains.js";
 import { Candidate, RouteTrie } from "./trie.js";
@@ -12,9 +12,22 @@ import { utf8Compare } from "./utf8.js";
 /** Hops a resolution follows; a chain longer than this ends at the fallback. */
 export const maxRedirects = 8;
 
+/**
+ * Comparisons of kinds one manifest may cost (a pair of kinds, or a candidate against a
+ * kind): past it the shape checks stop with a warning, so that no manifest under the size
+ * limit takes more than seconds to check. Real tables use a few thousand.
+ */
+export const comparisonBudget = 20_000_000;
+
 export class TableValidator {
   private readonly diagnostics: Diagnostic[] = [];
-  private readonly reported = new Set<string>();
+  private readonly conflicts = new Map<string, { code: string; pairs: number; a: Candidate; b: Candidate; group: number; at: [number, number] }>();
+  /** Shape groups checked so far: a conflict's example comes from the first group it is found in. */
+  private groupsChecked = 0;
+  private comparisons = 0;
+  private budgetSpent = false;
+  /** Conflicts found past `maxListed`, counted and not listed (all errors). */
+  unlisted = 0;
   /** Per pattern (`route:pattern`): how many of its candidates another always takes, and what took them. */
   private readonly shadowing = new Map<string, { route: number; pattern: number; shadowed: number; by: string }>();
 
@@ -33,8 +46,12 @@ export class TableValidator {
     this.checkNames();
     const hosts = Array.from(this.byHost.keys()).sort(utf8Compare);
     for (const trie of [this.general, ...hosts.map((h) => this.byHost.get(h) as RouteTrie)]) {
-      for (const group of trie.shapeGroups) this.checkShapeGroup(group);
+      for (const group of trie.shapeGroups) {
+        this.checkShapeGroup(group);
+        this.groupsChecked++;
+      }
     }
+    this.diagnostics.push(...this.conflictDiagnostics());
     const shadowed = Array.from(this.shadowing.values()).sort((a, b) => a.route - b.route || a.pattern - b.pattern);
     for (const entry of shadowed) {
       const route = this.manifest.routes[entry.route];
@@ -113,41 +130,144 @@ export class TableValidator {
     return true;
   }
 
-  private checkShapeGroup(group: Candidate[]): void {
-    const shadowed = new Set<number>();
-    for (let i = 0; i < group.length; i++) {
-      for (let j = i + 1; j < group.length; j++) {
-        const a = group[i], b = group[j];
-        // `a` is tried first; when it accepts every URL `b` accepts, `b` never wins there:
-        // a route of higher priority, or an expansion of the same pattern keeping earlier
-        // groups. (Same priority is `ambiguous` or `duplicate`.)
-        const sibling = a.route === b.route && a.patternIndex === b.patternIndex;
-        if (!shadowed.has(j) && (sibling || a.priority > b.priority) && this.covers(a, b)) {
-          shadowed.add(j);
-          const key = `${b.route}:${b.patternIndex}`;
-          const entry = this.shadowing.get(key) ?? { route: b.route, pattern: b.patternIndex, shadowed: 0, by: "" };
-          entry.shadowed++;
-          if (!sibling) entry.by = `${this.label(a)} has priority ${a.priority} > ${b.priority} and matches every URL it matches`;
-          this.shadowing.set(key, entry);
+  /**
+   * The checks of one shape compare candidates by what they are alike in: the same
+   * priority, param types, version range and query declarations. Candidates alike in all
+   * of it are alike to every check (each covers the other), so a group is compared kind by
+   * kind, not candidate by candidate, as the server does.
+   */
+  private likeness(c: Candidate): string {
+    const route = this.manifest.routes[c.route];
+    return JSON.stringify([c.priority, types(c).map((t) => (t === null ? null : typeKey(t))),
+      route.since?.toString() ?? null, route.until?.toString() ?? null,
+      this.queryDeclarations(c).map((d) => [d.name, typeKey(d.type), d.required])]);
+  }
+
+  private checkShapeGroup(members: Candidate[]): void {
+    const kindOf = new Map<string, number>();
+    const kinds: { first: Candidate; positions: number[] }[] = [];
+    const kindAt: number[] = [];
+    members.forEach((c, position) => {
+      const likeness = this.likeness(c);
+      const k = kindOf.get(likeness);
+      if (k !== undefined) {
+        kinds[k].positions.push(position);
+        kindAt.push(k);
+      } else {
+        kindOf.set(likeness, kinds.length);
+        kindAt.push(kinds.length);
+        kinds.push({ first: c, positions: [position] });
+      }
+    });
+    if (!this.spend(kinds.length * kinds.length + members.length * kinds.length, members)) return;
+    const memo = new Map<number, { covers: boolean; overlaps: boolean }>();
+    const compare = (hi: number, lo: number) => {
+      if (hi === lo) return { covers: true, overlaps: true };
+      const key = hi * kinds.length + lo;
+      let known = memo.get(key);
+      if (known === undefined) {
+        known = { covers: this.covers(kinds[hi].first, kinds[lo].first), overlaps: this.overlaps(kinds[hi].first, kinds[lo].first) };
+        memo.set(key, known);
+      }
+      return known;
+    };
+
+    // Shadowing. Higher priorities come first in a group, and a route's candidates (and
+    // within it a pattern's) stand together, in expansion order.
+    const taker = kinds.map((lo, l) => kinds.findIndex((hi, h) => hi.first.priority > lo.first.priority && compare(h, l).covers));
+    let patternStart = 0, routeStart = 0;
+    const kindsOfPattern: number[] = []; // kinds met so far in the current pattern
+    members.forEach((b, position) => {
+      if (position > 0) {
+        const previous = members[position - 1];
+        if (previous.route !== b.route) routeStart = position;
+        if (previous.route !== b.route || previous.patternIndex !== b.patternIndex) {
+          patternStart = position;
+          kindsOfPattern.length = 0;
         }
-        if (sibling || !this.overlaps(a, b)) continue;
-        const identical = this.covers(a, b) && this.covers(b, a);
-        if (a.route === b.route) {
-          if (identical) this.report(b, "duplicate", `route ${this.label(b)} lists the same pattern twice; remove one alias`);
-        } else if (a.priority === b.priority && identical) {
-          this.report(b, "duplicate", `routes ${this.label(a)} and ${this.label(b)} have the same pattern and priority: "${b.name}" is a duplicate that can never be reached; remove one or give them different params`);
-        } else if (a.priority === b.priority) {
-          this.report(b, "ambiguous", `routes ${this.label(a)} and ${this.label(b)} can both match the same URL with the same shape and priority ${a.priority}; give one a higher "priority" or make their param types disjoint`);
+      }
+      const kind = kindAt[position];
+      const key = `${b.route}:${b.patternIndex}`;
+      const shadowedBy = taker[kind];
+      if (shadowedBy >= 0 || kindsOfPattern.some((k) => compare(k, kind).covers)) {
+        const entry = this.shadowing.get(key) ?? { route: b.route, pattern: b.patternIndex, shadowed: 0, by: "" };
+        entry.shadowed++;
+        if (shadowedBy >= 0) {
+          const a = kinds[shadowedBy].first;
+          entry.by = `${this.label(a)} has priority ${a.priority} > ${b.priority} and matches every URL it matches`;
         }
+        this.shadowing.set(key, entry);
+      }
+      if (!kindsOfPattern.includes(kind)) kindsOfPattern.push(kind);
+
+      // Conflicts with the candidates of the same priority tried before it: counted per
+      // kind by where they stand, reported once per pattern and code with the earliest
+      // pair as the example.
+      kinds.forEach((other, k) => {
+        if (other.first.priority !== b.priority) return;
+        const { covers: hiCovers, overlaps } = compare(k, kind);
+        if (!overlaps) return;
+        const beforeRoute = lowerBound(other.positions, routeStart);
+        const identical = hiCovers && compare(kind, k).covers;
+        if (beforeRoute > 0) {
+          this.conflict(identical ? "duplicate" : "ambiguous", members[other.positions[0]], b, beforeRoute, [other.positions[0], position]);
+        }
+        const aliases = lowerBound(other.positions, patternStart) - beforeRoute;
+        if (aliases > 0 && identical) {
+          this.conflict("duplicate", members[other.positions[beforeRoute]], b, aliases, [other.positions[beforeRoute], position]);
+        }
+      });
+    });
+  }
+
+  private conflict(code: string, a: Candidate, b: Candidate, pairs: number, at: [number, number]): void {
+    const key = `${code}:${b.route}:${b.patternIndex}:${a.route === b.route}`;
+    const known = this.conflicts.get(key);
+    if (known === undefined) {
+      this.conflicts.set(key, { code, pairs, a, b, group: this.groupsChecked, at });
+    } else {
+      known.pairs += pairs;
+      if (known.group === this.groupsChecked && (at[0] < known.at[0] || (at[0] === known.at[0] && at[1] < known.at[1]))) {
+        known.a = a;
+        known.b = b;
+        known.at = at;
       }
     }
   }
 
-  private report(c: Candidate, code: string, message: string): void {
-    const key = code + "\u0000" + message;
-    if (this.reported.has(key)) return;
-    this.reported.add(key);
-    this.diagnostics.push(error(code, this.pointer(c), message));
+  /**
+   * Each conflict as one diagnostic, its example pair and how many more pairs there were:
+   * the first `maxListed` in the file's order, the others counted in `unlisted`.
+   */
+  private conflictDiagnostics(): Diagnostic[] {
+    const all = Array.from(this.conflicts.values()).map((c, i) => ({ c, i }));
+    const index = (c: Candidate) => this.manifest.routes[c.route].index;
+    all.sort((x, y) => index(x.c.b) - index(y.c.b) || x.c.b.patternIndex - y.c.b.patternIndex || x.i - y.i);
+    this.unlisted = Math.max(0, all.length - maxListed);
+    return all.slice(0, maxListed).map(({ c }) => {
+      let message: string;
+      if (c.a.route === c.b.route) {
+        message = `route ${this.label(c.b)} lists the same pattern twice; remove one alias`;
+      } else if (c.code === "duplicate") {
+        message = `routes ${this.label(c.a)} and ${this.label(c.b)} have the same pattern and priority: "${c.b.name}" is a duplicate that can never be reached; remove one or give them different params`;
+      } else {
+        message = `routes ${this.label(c.a)} and ${this.label(c.b)} can both match the same URL with the same shape and priority ${c.a.priority}; give one a higher "priority" or make their param types disjoint`;
+      }
+      if (c.pairs > 1) message += ` (${c.pairs - 1} more pair${c.pairs === 2 ? "" : "s"} of expansions conflict the same way)`;
+      return error(c.code, this.pointer(c.b), message);
+    });
+  }
+
+  /** Takes `cost` comparisons from the budget, or says once that the shape checks stop here. */
+  private spend(cost: number, members: Candidate[]): boolean {
+    if (this.budgetSpent) return false;
+    this.comparisons += cost;
+    if (this.comparisons <= comparisonBudget) return true;
+    this.budgetSpent = true;
+    this.diagnostics.push({ severity: "warning", code: "checks-incomplete", pointer: this.pointer(members[0]),
+      message: `the checks for duplicates, ambiguity and never-wins stopped at the ${members.length} candidates of ${this.label(members[0])}'s shape: `
+        + `checking them would pass ${comparisonBudget} comparisons; routes of this shape and those after it are not checked` });
+    return false;
   }
 
   // MARK: Redirects
@@ -211,31 +331,67 @@ export class TableValidator {
     // starting no path longer than the hop limit needs no URL followed. The others are
     // followed URL by URL (redirect-chains.ts).
     const depth = new Map<number, number>();
-    const longest = (node: number): number => {
-      const known = depth.get(node);
+    // Depth first without recursion: a chain of 50,000 redirects is 50,000 levels deep.
+    const longest = (root: number): number => {
+      const known = depth.get(root);
       if (known !== undefined) return known < 0 ? Infinity : known;
-      depth.set(node, -1);
-      let most = 1;
-      for (const next of edges.get(node) ?? []) {
-        most = Math.max(most, longest(next) + 1);
-        if (most === Infinity) break;
+      depth.set(root, -1);
+      const stack = [{ node: root, next: 0, most: 1 }];
+      let returned: number | null = null;
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        if (returned !== null) {
+          top.most = Math.max(top.most, returned + 1);
+          returned = null;
+        }
+        const out = edges.get(top.node) ?? [];
+        if (top.most === Infinity || top.next === out.length) {
+          depth.set(top.node, top.most);
+          stack.pop();
+          returned = top.most;
+          continue;
+        }
+        const child = out[top.next++];
+        const seen = depth.get(child);
+        if (seen !== undefined) {
+          returned = seen < 0 ? Infinity : seen;
+        } else {
+          depth.set(child, -1);
+          stack.push({ node: child, next: 0, most: 1 });
+        }
       }
-      depth.set(node, most);
-      return most;
+      return returned as number;
     };
     const starts = Array.from(edges.keys()).sort((a, b) => a - b).filter((s) => longest(s) > maxRedirects);
     if (starts.length === 0) return;
-    const involved: number[] = [];
-    for (const start of starts) for (const target of found.get(start) ?? []) if (!involved.includes(target)) involved.push(target);
+    const involved = new Set<number>();
+    for (const start of starts) for (const target of found.get(start) ?? []) involved.add(target);
     const gated = routes.some((r) => r.since !== null || r.until !== null || r.queryChecks.length > 0);
     const worlds = (gated ? [true, false] : [true]).map((open) => new RedirectStepper(this.manifest, this.general, this.byHost, open, this.key));
     const chains = new RedirectChains(this.manifest, worlds, hostKeys.filter((h) => this.byHost.has(h)), starts.length);
-    this.diagnostics.push(...chains.check(starts, involved));
+    this.diagnostics.push(...chains.check(starts, Array.from(involved)));
   }
 }
 
 function error(code: string, pointer: string, message: string): Diagnostic {
   return { severity: "error", code, pointer, message };
+}
+
+/** How many elements of the ascending `sorted` are less than `value`. */
+function lowerBound(sorted: number[], value: number): number {
+  let low = 0, high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid] < value) low = mid + 1; else high = mid;
+  }
+  return low;
+}
+
+/** A param type as a key: equal keys for equal types (`sameType`). */
+function typeKey(t: ParamType): string {
+  if (t.name === "enum") return "enum:" + JSON.stringify(t.values);
+  if (t.name === "regex") return "regex:" + t.regex.pattern;
+  return t.name;
 }
 
 function types(c: Candidate): (ParamType | null)[] {
