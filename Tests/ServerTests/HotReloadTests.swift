@@ -69,6 +69,25 @@ struct HotReloadTests {
         #expect(try RawHTTP.get("/readyz", port: server.port).json()["lastReloadError"] is NSNull)
     }
 
+    /// Ten routes of one pattern with 8 optional groups, 1.2 KB, written over the manifest in
+    /// service: refused with nine errors (each later route once), the last good one served.
+    @Test func aManifestBuiltToBlowUpTheChecksIsRefusedInAFewLines() throws {
+        let folder = try ManifestFolder(Manifests.small(version: 1))
+        let server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0))
+        defer { server.stop(gracePeriod: .zero) }
+        let good = try etag(server.port)
+        let pattern = "/p" + (0..<8).map { "(/:v\($0))" }.joined()
+        let routes = (0..<10).map { #"{"name": "r\#($0)", "pattern": "\#(pattern)", "destination": "S"}"# }
+        try folder.replace(#"{"version": 2, "routes": [\#(routes.joined(separator: ", "))]}"#)
+        #expect(try eventually { (try RawHTTP.get("/readyz", port: server.port).json()["lastReloadError"] as? String) != nil })
+        let error = try #require(try RawHTTP.get("/readyz", port: server.port).json()["lastReloadError"] as? String)
+        // `/readyz` summarizes: the count and the first error.
+        #expect(error.contains(": 9 errors: error[duplicate] /routes/1/pattern"), "\(error)")
+        #expect(error.utf8.count < 2_000)
+        #expect(try etag(server.port) == good)
+        #expect(try destination(server.port) == "Artwork")
+    }
+
     @Test func explicitReloadLikeSIGHUP() throws {
         let folder = try ManifestFolder(Manifests.small(version: 1))
         let server = try SwitchboardServer(configuration: .init(manifestPath: folder.manifest.path, port: 0, watch: false))
