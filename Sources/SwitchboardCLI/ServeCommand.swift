@@ -54,6 +54,10 @@ struct ServeCommand: ParsableCommand {
             help: "The longest Prefer: wait granted to a held poll, in seconds; keep it under the timeout of every proxy in front [env: SWITCHBOARD_MAX_WAIT; default: 25].")
     var maxWait: Int?
 
+    @Option(name: .customLong("max-live"),
+            help: "Held polls and event streams at once; past it a poll is answered at once and a stream gets 503 with Retry-After. Size it to the memory limit (docs/operations.md) [env: SWITCHBOARD_MAX_LIVE; default: half of the connections].")
+    var maxLive: Int?
+
     @Option(name: .customLong("drain-seconds"),
             help: "After SIGTERM, how long every request is still answered (with /readyz failing) before the listener closes [env: SWITCHBOARD_DRAIN_SECONDS; default: 5].")
     var drainSeconds: Int?
@@ -83,7 +87,8 @@ struct ServeCommand: ParsableCommand {
     var limits: RequestLimits {
         RequestLimits(batchURLs: maxBatchURLs, explainedBatchURLs: maxExplainedBatchURLs, batchResponseBytes: maxBatchResponseBytes,
                       expensiveRequests: maxExpensiveRequests, streamSeconds: maxStreamSeconds,
-                      maxWaitSeconds: Self.number(maxWait, env: "SWITCHBOARD_MAX_WAIT") ?? RequestLimits().maxWaitSeconds)
+                      maxWaitSeconds: Self.number(maxWait, env: "SWITCHBOARD_MAX_WAIT") ?? RequestLimits().maxWaitSeconds,
+                      maxLive: Self.number(maxLive, env: "SWITCHBOARD_MAX_LIVE"))
     }
 
     var drain: Int { Self.number(drainSeconds, env: "SWITCHBOARD_DRAIN_SECONDS") ?? 5 }
@@ -133,7 +138,7 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         let env = ProcessInfo.processInfo.environment
         for (name, flag) in [("SWITCHBOARD_PORT", port), ("SWITCHBOARD_THREADS", threads), ("SWITCHBOARD_MAX_WAIT", maxWait),
-                             ("SWITCHBOARD_DRAIN_SECONDS", drainSeconds)] where flag == nil {
+                             ("SWITCHBOARD_DRAIN_SECONDS", drainSeconds), ("SWITCHBOARD_MAX_LIVE", maxLive)] where flag == nil {
             if let raw = env[name], Int(raw) == nil { throw ValidationError("\(name)='\(raw)' is not a number") }
         }
         if level == nil {
@@ -147,6 +152,7 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--max-wait must be between \(LivePolling.waitRange.lowerBound) and \(LivePolling.waitRange.upperBound) seconds, not \(wait)")
         }
         guard (0...3600).contains(drain) else { throw ValidationError("--drain-seconds must be between 0 and 3600, not \(drain)") }
+        if let live = limits.maxLive, live < 1 { throw ValidationError("--max-live must be at least 1, not \(live)") }
         do {
             _ = try trustedProxies
             _ = try crossOrigin

@@ -25,9 +25,15 @@ package struct RequestLimits: Sendable, Equatable {
     /// default, 60 s for nginx and ingress-nginx), so a quiet poll ends in 304, never in
     /// the proxy's 504. `Preference-Applied` says what was granted.
     package var maxWaitSeconds: Int
+    /// Held polls and event streams at once (`--max-live`), nil for half of the
+    /// connections: what sizes a pod's memory (6.4 KiB each parked, about 22 KiB at the
+    /// wake-up's peak; docs/operations.md). Past it a poll is answered at once and a
+    /// stream gets 503 with `Retry-After`.
+    package var maxLive: Int?
 
     package init(batchURLs: Int = 10_000, explainedBatchURLs: Int = 1_000, batchResponseBytes: Int = 8 << 20,
-                expensiveRequests: Int = 4, expensiveSeconds: Int = 30, streamSeconds: Int = 3600, maxWaitSeconds: Int = 25) {
+                expensiveRequests: Int = 4, expensiveSeconds: Int = 30, streamSeconds: Int = 3600, maxWaitSeconds: Int = 25,
+                maxLive: Int? = nil) {
         self.batchURLs = batchURLs
         self.explainedBatchURLs = explainedBatchURLs
         self.batchResponseBytes = batchResponseBytes
@@ -35,5 +41,6 @@ package struct RequestLimits: Sendable, Equatable {
         self.expensiveSeconds = expensiveSeconds
         self.streamSeconds = streamSeconds
         self.maxWaitSeconds = maxWaitSeconds
+        self.maxLive = maxLive
     }
 }

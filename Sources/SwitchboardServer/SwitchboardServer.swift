@@ -93,9 +93,10 @@ package final class SwitchboardServer: Sendable {
         http = limit.fitting(http)
         http.requestHeaders = SwitchboardAPI.requestHeaders(crossOrigin: configuration.crossOrigin != nil)
         // Held polls and streams never end on their own: together they may take half of
-        // the connections, never all of them, and one client block as many as it may
-        // hold connections.
-        let live = LiveUpdates.Limits(connections: max(1, http.connectionLimit / 2), perClient: max(1, http.perIPConnectionLimit),
+        // the connections (or `--max-live`, which sizes memory), never all of them, and
+        // one client block as many as it may hold connections.
+        let live = LiveUpdates.Limits(connections: max(1, min(configuration.limits.maxLive ?? .max, http.connectionLimit / 2)),
+                                      perClient: max(1, http.perIPConnectionLimit),
                                       streamSeconds: configuration.limits.streamSeconds)
         let metrics = Metrics()
         self.metrics = metrics
@@ -153,7 +154,7 @@ package final class SwitchboardServer: Sendable {
             "path": "\(configuration.manifestPath)", "version": "\(m.version)", "routes": "\(m.routes.count)",
             "etag": "\(store.current.compiled.etag)", "host": "\(configuration.host)", "port": "\(port)",
             "descriptors": "\(limit.descriptors)", "connections": "\(http.connectionLimit)",
-            "connections_per_address": "\(http.perIPConnectionLimit)",
+            "connections_per_address": "\(http.perIPConnectionLimit)", "live": "\(store.live.limits.connections)",
             "trusted_proxies": "\(http.trustedProxies.ranges.map(\.description).joined(separator: ","))",
             "forwarded_header": "\(http.trustedProxies.header.fieldName)",
         ])

@@ -179,6 +179,24 @@ struct KubernetesTests {
         #expect(try Self.map(Self.map(policy, "spec"), "podSelector")["matchLabels"] as? [String: String] == labels)
     }
 
+    /// The memory limit holds the wake-up of every held poll a pod takes (`--max-live`):
+    /// docs/benchmarks.md measures 36.8 MiB idle and about 22 KiB a poll at the peak after a
+    /// push; a 10,000-route manifest beside the one it replaces needs 50 MiB more.
+    @Test func theMemoryLimitFitsTheWakeUpOfEveryHeldPoll() throws {
+        let deployment = try #require(try Self.render().resources["Deployment"])
+        let pod = try Self.map(Self.map(Self.map(deployment, "spec"), "template"), "spec")
+        let container = try #require(try Self.list(pod, "containers").first as? [String: Any])
+        var environment: [String: String] = [:]
+        for case let variable as [String: Any] in try Self.list(container, "env") {
+            environment[variable["name"] as? String ?? ""] = variable["value"] as? String
+        }
+        let live = try #require(Int(environment["SWITCHBOARD_MAX_LIVE"] ?? ""), "the Deployment caps held polls")
+        let limit = try #require(try Self.map(Self.map(container, "resources"), "limits")["memory"] as? String)
+        let mebibytes = try #require(limit.hasSuffix("Mi") ? Double(limit.dropLast(2)) : nil, "\(limit)")
+        let needed = 36.8 + Double(live) * 22 / 1024 + 50
+        #expect(needed * 1.15 <= mebibytes, "\(live) held polls need \(needed) MiB at the wake-up, with headroom; the limit is \(limit)")
+    }
+
     @Test func serviceBudgetAndAutoscalerPointAtTheDeployment() throws {
         let rendered = try Self.render()
         let deployment = try #require(rendered.resources["Deployment"])

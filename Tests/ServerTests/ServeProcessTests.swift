@@ -166,6 +166,30 @@ struct ServeProcessTests {
         #expect(environment.status == 2 && environment.stderr.contains("SWITCHBOARD_MAX_WAIT='soon' is not a number"))
     }
 
+    /// `--max-live` (here from the environment, as the Deployment sets it) caps held polls
+    /// and streams together: past it a poll is answered at once and a stream gets 503.
+    @Test func maxLiveCapsHeldPollsAndStreamsTogether() throws {
+        let served = try Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path],
+                                environment: ["SWITCHBOARD_MAX_LIVE": "2"])
+        #expect(served.log.contains("live=2") || served.log.contains(#""live":"2""#), "\(served.log)")
+        let etag = try #require(try RawHTTP.get("/v1/manifest", port: served.port).header("ETag"))
+        let poll = try RawHTTP.Connection(port: served.port, timeoutSeconds: 20)
+        poll.send(Array("GET /v1/manifest HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\nPrefer: wait=20\r\n\r\n".utf8))
+        let stream = try EventStreamReader(port: served.port)
+        #expect(stream.events(1).last?.event == "manifest")
+        #expect(try eventually { try RawHTTP.get("/metrics", port: served.port).text.contains("switchboard_held_polls 1") })
+        let started = Date()
+        let third = try RawHTTP.get("/v1/manifest", headers: [("If-None-Match", etag), ("Prefer", "wait=20")], port: served.port)
+        #expect(third.status == 304 && third.header("Preference-Applied") == nil)
+        #expect(Date().timeIntervalSince(started) < 5)
+        let refused = try RawHTTP.get("/v1/events", port: served.port)
+        #expect(refused.status == 503 && refused.header("Retry-After") != nil)
+        #expect(try RawHTTP.get("/metrics", port: served.port).text.contains(#"switchboard_share_refusals_total{share="live",holder="server"} 2"#))
+        #expect(served.stop() == 0)
+        let invalid = try Subprocess.run(Self.executable, ["serve", "--port", "0", "--max-live", "0"])
+        #expect(invalid.status == 2 && invalid.stderr.contains("--max-live must be at least 1"), "\(invalid.stderr)")
+    }
+
     /// A query of 600 items once ran libmicrohttpd out of connection memory: the request
     /// went unanswered and was never counted as finished, so every later stop waited out
     /// its grace period. Now it is answered, and a stop after it and after a header
