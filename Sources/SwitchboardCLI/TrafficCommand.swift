@@ -15,7 +15,8 @@ struct TrafficCommand: ParsableCommand {
             endpoints are not links). Lines that fit no format are counted and the first few named; none stops \
             the run. Streamed in bounded memory. Query values and fragments are left out of the report unless \
             --show-query. Exit status: 0; 2 when a file or the manifest cannot be read, a gzip stream is \
-            damaged or cut short, no request was read, or more lines than --max-bad-lines fit no format.
+            damaged or cut short, no request was read, more lines than --max-bad-lines fit no format, or \
+            --max-seconds passed before the end (the report then covers the lines read, and says so).
             """
     )
 
@@ -51,7 +52,11 @@ struct TrafficCommand: ParsableCommand {
     @Option(name: .customLong("max-bad-lines"), help: ArgumentHelp("Exit 2 when more than this share of the lines fit no format (as when no request is read at all).", valueName: "pct"))
     var maxBadLines = Share.badLinesDefault
 
+    @Option(name: .customLong("max-seconds"), help: ArgumentHelp("Stop reading after this many seconds, report what was read, and exit 2 (no limit by default).", valueName: "seconds"))
+    var maxSeconds: Int?
+
     func validate() throws {
+        if let maxSeconds, maxSeconds < 1 { throw ValidationError("--max-seconds must be 1 or more") }
         if files.isEmpty { throw ValidationError("give at least one traffic file, or - for standard input") }
         if manifest.configFlag != nil && server != nil { throw ValidationError("give --config or --server, not both") }
         if top < 0 { throw ValidationError("--top must be 0 or more") }
@@ -62,12 +67,18 @@ struct TrafficCommand: ParsableCommand {
         let compiled = try server.map { try RemoteServer($0).manifest() } ?? manifest.load()
         let analysis = TrafficAnalysis(manifest: compiled, showQuery: showQuery, memoryBudget: memory << 20)
         var reader = TrafficReader(host: host, includeBots: includeBots)
-        try readTraffic(files, into: &reader) { analysis.add($0) }
+        let deadline = maxSeconds.map { ContinuousClock.now + .seconds($0) }
+        let complete = try readTraffic(files, into: &reader, deadline: deadline) { analysis.add($0) }
         let report = analysis.report(reader, top: top, rareBelow: rareBelow)
         switch format {
         case .text: print(report.text, terminator: "")
         case .json: print(String(decoding: report.json.serialized(), as: UTF8.self))
         case .markdown: print(report.markdown, terminator: "")
+        }
+        // A report of part of the traffic is not the traffic: a gate must not pass on it.
+        if !complete {
+            printError("switchboard: stopped after --max-seconds \(maxSeconds ?? 0) at line \(reader.lineNumber) of \(reader.file) (\(reader.lines) lines in all): the report covers the \(reader.requests) requests read before it")
+            throw ExitCode(2)
         }
         // A report of nothing is no report: a gate that reads it must not pass.
         if let problem = reader.problem(maxBadShare: maxBadLines.fraction) {
@@ -84,7 +95,9 @@ enum TrafficFormatOption: String, ExpressibleByArgument, CaseIterable {
 
 /// Reads traffic files for `traffic` and `diff --traffic`; a file that cannot be read
 /// ends the run with exit 2.
-func readTraffic(_ paths: [String], into reader: inout TrafficReader, _ body: (TrafficRecord) -> Void) throws {
+@discardableResult
+func readTraffic(_ paths: [String], into reader: inout TrafficReader, deadline: ContinuousClock.Instant? = nil,
+                 _ body: (TrafficRecord) -> Void) throws -> Bool {
     // On a terminal, a progress line every two seconds, rewritten in place and cleared at
     // the end; never in a pipe or a CI log.
     let terminal = isatty(2) == 1
@@ -101,7 +114,7 @@ func readTraffic(_ paths: [String], into reader: inout TrafficReader, _ body: (T
     } : nil
     defer { if wrote { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
     do {
-        try TrafficFiles.read(paths, into: &reader, progress: progress, body)
+        return try TrafficFiles.read(paths, into: &reader, progress: progress, deadline: deadline, body)
     } catch {
         printError("switchboard: \(error)")
         throw ExitCode(2)

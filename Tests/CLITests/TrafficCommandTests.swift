@@ -180,6 +180,31 @@ struct TrafficCommandTests {
         #expect(table.evicted)
     }
 
+    /// `--max-seconds`: a log too slow to read in time (here 64 MiB of distinct 16 KiB
+    /// lines, the worst kind) stops at the next MiB past the bound, reports the lines read
+    /// and exits 2; one read in time exits 0.
+    @Test func maxSecondsBoundsTheRunAndSaysItStoppedEarly() async throws {
+        let lines = 4_096
+        var text = ""
+        text.reserveCapacity(lines * 16_400)
+        for i in 0..<lines { text += "/artist/a\(i)x" + String(repeating: "b", count: 16_000) + "\n" }
+        let file = try CLI.temporaryFile(text, name: "slow.txt")
+        let started = Date()
+        let out = try await Subprocess.offThePool {
+            try CLI.run(["traffic", file, "--config", "Config/routes.json", "--format", "json", "--max-seconds", "1"])
+        }
+        #expect(out.status == 2, "\(out.stderr)")
+        #expect(out.stderr.contains("stopped after --max-seconds 1 at line ") && out.stderr.contains("slow.txt"), "\(out.stderr)")
+        let report = try Self.json(out)
+        let read = try #require(report["lines"] as? Int)
+        #expect(read > 0 && read < lines, "\(read) lines read")
+        #expect(Date().timeIntervalSince(started) < 30)
+        let quick = try CLI.temporaryFile(Self.accessLog(lines: 100, seed: 9).text, name: "quick.log")
+        let done = try CLI.run(["traffic", quick, "--config", "Config/routes.json", "--max-seconds", "60"])
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(try CLI.run(["traffic", quick, "--max-seconds", "0"]).status != 0)
+    }
+
     @Test func badLinesAreCountedAndNeverStopTheRun() throws {
         var text = Self.accessLog(lines: 200, seed: 3).text
         let good = text.split(separator: "\n").count

@@ -13,9 +13,13 @@ package enum TrafficFiles {
         package let description: String
     }
 
-    /// `progress` is told of the reader after each chunk (a progress line's figures).
+    /// `progress` is told of the reader after each chunk (a progress line's figures). Past
+    /// `deadline` the reading stops after the chunk in hand (a MiB read, or what one
+    /// decodes to): false when it stopped before the end of the files.
+    @discardableResult
     package static func read(_ paths: [String], into reader: inout TrafficReader, progress: ((TrafficReader) -> Void)? = nil,
-                             _ body: (TrafficRecord) -> Void) throws(Unreadable) {
+                             deadline: ContinuousClock.Instant? = nil, _ body: (TrafficRecord) -> Void) throws(Unreadable) -> Bool {
+        let clock = ContinuousClock()
         for path in paths {
             let handle: FileHandle
             if path == "-" {
@@ -30,6 +34,10 @@ package enum TrafficFiles {
             var decoder: GzipDecoder?
             var first = true
             while true {
+                if let deadline, clock.now >= deadline {
+                    reader.finish(body)
+                    return false
+                }
                 let data: Data
                 do {
                     data = try handle.read(upToCount: chunkSize) ?? Data()
@@ -48,7 +56,17 @@ package enum TrafficFiles {
                     continue
                 }
                 do {
-                    try gzip.decode(chunk) { reader.feed($0, body) }
+                    // A MiB of gzip may decode to a GiB: the clock is read between its pieces.
+                    var late = false
+                    try gzip.decode(chunk) { piece in
+                        if late { return }
+                        reader.feed(piece, body)
+                        if let deadline, clock.now >= deadline { late = true }
+                    }
+                    if late {
+                        reader.finish(body)
+                        return false
+                    }
                 } catch {
                     throw Unreadable(description: "\(path): the gzip stream is damaged (\(error)) at line \(reader.lines + 1)")
                 }
@@ -58,5 +76,6 @@ package enum TrafficFiles {
             if let decoder, decoder.midMember { throw Unreadable(description: "\(path): the gzip stream is cut short after \(reader.lines) lines") }
             reader.finish(body)
         }
+        return true
     }
 }

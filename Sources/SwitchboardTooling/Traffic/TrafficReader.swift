@@ -40,8 +40,9 @@ package struct TrafficReader: Sendable {
     /// Each file's detected format, in order.
     package private(set) var formats: [(file: String, format: TrafficFormat)] = []
 
-    private var file = ""
-    private var lineNumber = 0
+    /// The file being read, and its line last read.
+    package private(set) var file = ""
+    package private(set) var lineNumber = 0
     private var format: TrafficFormat?
     /// Verdicts on the user agents met: a log has few distinct ones (bounded all the same).
     private var agents: [String: Bool] = [:]
