@@ -197,6 +197,29 @@ struct KubernetesTests {
         #expect(needed * 1.15 <= mebibytes, "\(live) held polls need \(needed) MiB at the wake-up, with headroom; the limit is \(limit)")
     }
 
+    /// Config/proxies/ingress-nginx.yaml (not run here: no cluster) routes the public paths to
+    /// this Service's port, keeps /metrics and /readyz inside, and waits past --max-wait.
+    @Test func theIngressRecipeFitsTheService() throws {
+        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("Config/proxies/ingress-nginx.yaml"), encoding: .utf8)
+        let ingress = try #require(try YAML.documents(text).first as? [String: Any])
+        #expect(ingress["kind"] as? String == "Ingress")
+        let annotations = try Self.map(ingress, "metadata")["annotations"] as? [String: String] ?? [:]
+        #expect(Int(annotations["nginx.ingress.kubernetes.io/proxy-read-timeout"] ?? "") ?? 0 > 27)
+        let service = try #require(try Self.render().resources["Service"])
+        let serviceName = try Self.map(service, "metadata")["name"] as? String
+        let portNames = try Self.list(Self.map(service, "spec"), "ports").compactMap { ($0 as? [String: Any])?["name"] as? String }
+        let rule = try #require(try Self.list(Self.map(ingress, "spec"), "rules").first as? [String: Any])
+        var paths: [String] = []
+        for case let path as [String: Any] in try Self.list(Self.map(rule, "http"), "paths") {
+            let backend = try Self.map(Self.map(path, "backend"), "service")
+            #expect(backend["name"] as? String == serviceName)
+            #expect(portNames.contains(try Self.map(backend, "port")["name"] as? String ?? ""))
+            paths.append("\(path["pathType"] as? String ?? "") \(path["path"] as? String ?? "")")
+        }
+        // Nothing that would also match /metrics or /readyz.
+        #expect(paths.sorted() == ["Exact /", "Prefix /ui", "Prefix /v1"], "\(paths)")
+    }
+
     @Test func serviceBudgetAndAutoscalerPointAtTheDeployment() throws {
         let rendered = try Self.render()
         let deployment = try #require(rendered.resources["Deployment"])
