@@ -75,8 +75,7 @@ enum Diagnostics {
     }
 
     static func report(_ path: String, _ diagnostics: [ManifestDiagnostic], _ printLine: (String) -> Void) {
-        let errors = diagnostics.filter { $0.severity == .error }.count
-        let warnings = diagnostics.count - errors
+        let (errors, warnings) = ManifestDiagnostic.counts(diagnostics)
         printLine("\(path): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
         for d in diagnostics { printLine("  \(d)") }
     }

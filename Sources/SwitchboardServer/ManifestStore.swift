@@ -86,10 +86,10 @@ final class ManifestStore: Sendable {
         do {
             compiled = try CompiledManifest(json: bytes)
         } catch {
-            let errors = error.diagnostics.filter { $0.severity == .error }.map(\.description)
-            let more = errors.count > 1 ? " (and \(errors.count - 1) more in the server's log)" : ""
+            let errors = error.errors.map(\.description), count = error.errorCount
+            let more = count > 1 ? " (and \(count - 1) more in the server's log)" : ""
             return .failed("\(path): " + errors.joined(separator: "; "),
-                           summary: "\(name): \(errors.count) error\(errors.count == 1 ? "" : "s"): \(errors.first ?? "")\(more)")
+                           summary: "\(name): \(count) error\(count == 1 ? "" : "s"): \(errors.first ?? "")\(more)")
         }
         guard let served = ServedManifest(compiled: compiled, sourceBytes: bytes, loadedAt: Self.now(), replacing: current) else {
             return .failed("\(path): could not prepare responses", summary: "\(name): could not prepare responses")

@@ -29,6 +29,8 @@ struct ValidationBoundsTests {
         let more = problems.last
         #expect(more?.code == "more-problems" && more?.severity == .error)
         #expect(more?.message == "499 more problems not listed: at most 1000 are")
+        // Counted as what they stand for wherever errors are counted.
+        #expect(ManifestError(diagnostics: problems).errorCount == 1_499)
     }
 
     @Test func nearDuplicateRegexesAreEachAmbiguousOnce() {

@@ -13,6 +13,8 @@ public struct ManifestDiagnostic: Sendable, Equatable, CustomStringConvertible {
     public let message: String
     /// Where the pointer's value is in the file, when the manifest came from bytes.
     public var position: SourcePosition?
+    /// On a `more-problems` diagnostic: how many errors and warnings it stands for.
+    package var unlistedErrors = 0, unlistedWarnings = 0
 
     package init(_ severity: Severity = .error, code: DiagnosticCode, pointer: String, message: String,
                 position: SourcePosition? = nil) {
@@ -35,8 +37,27 @@ public struct ManifestDiagnostic: Sendable, Equatable, CustomStringConvertible {
         let rest = diagnostics.dropFirst(maxListed)
         let errors = rest.contains { $0.severity == .error } || unlisted > 0
         let more = rest.count + unlisted
-        return Array(diagnostics.prefix(maxListed)) + [ManifestDiagnostic(errors ? .error : .warning, code: .moreProblems, pointer: "",
-            message: "\(more) more problem\(more == 1 ? "" : "s") not listed: at most \(maxListed) are")]
+        var note = ManifestDiagnostic(errors ? .error : .warning, code: .moreProblems, pointer: "",
+                                      message: "\(more) more problem\(more == 1 ? "" : "s") not listed: at most \(maxListed) are")
+        let restErrors = rest.count { $0.severity == .error }
+        note.unlistedErrors = restErrors + unlisted
+        note.unlistedWarnings = rest.count - restErrors
+        return Array(diagnostics.prefix(maxListed)) + [note]
+    }
+
+    /// How many errors and warnings `diagnostics` report, those a `more-problems` stands
+    /// for included.
+    package static func counts(_ diagnostics: [ManifestDiagnostic]) -> (errors: Int, warnings: Int) {
+        diagnostics.reduce(into: (errors: 0, warnings: 0)) { counts, d in
+            if d.code == DiagnosticCode.moreProblems.rawValue {
+                counts.errors += d.unlistedErrors
+                counts.warnings += d.unlistedWarnings
+            } else if d.severity == .error {
+                counts.errors += 1
+            } else {
+                counts.warnings += 1
+            }
+        }
     }
 
     /// `error[ambiguous] /routes/3/pattern: ... (line 41, column 18)`
@@ -91,9 +112,11 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var errors: [ManifestDiagnostic] { diagnostics.filter { $0.severity == .error } }
 
+    /// How many errors were found: those listed, and those a `more-problems` stands for.
+    public var errorCount: Int { ManifestDiagnostic.counts(diagnostics).errors }
+
     public var description: String {
-        let errors = self.errors
-        return "\(errors.count) manifest error\(errors.count == 1 ? "" : "s"): "
-            + errors.map(\.description).joined(separator: "; ")
+        let count = errorCount
+        return "\(count) manifest error\(count == 1 ? "" : "s"): " + errors.map(\.description).joined(separator: "; ")
     }
 }

@@ -15,14 +15,15 @@ package struct CheckReport: Sendable {
         self.etag = etag
     }
 
-    package var errors: Int { diagnostics.filter { $0.severity == .error }.count }
+    /// Errors found, those past the listed ones (`more-problems`) included.
+    package var errors: Int { ManifestDiagnostic.counts(diagnostics).errors }
     package var valid: Bool { errors == 0 }
 
     /// `{"file", "valid", "errors", "warnings", "version", "etag", "diagnostics": [...]}`
     package var json: String {
         var members: [JSONValue.Member] = [
             .init("file", .string(file)), .init("valid", .bool(valid)),
-            .init("errors", .integer(Int64(errors))), .init("warnings", .integer(Int64(diagnostics.count - errors))),
+            .init("errors", .integer(Int64(errors))), .init("warnings", .integer(Int64(ManifestDiagnostic.counts(diagnostics).warnings))),
         ]
         if let version { members.append(.init("version", .integer(version))) }
         if let etag { members.append(.init("etag", .string(etag))) }
