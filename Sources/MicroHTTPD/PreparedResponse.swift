@@ -60,12 +60,29 @@ package final class PreparedResponse: Sendable {
 /// `withCString`, which copies nothing for a native string (NUL-terminated already) or a
 /// small one under 15 bytes (zero-padded in place); passing a String straight to the C
 /// parameter would copy a small one to the heap.
+///
+/// A response with a `Content-Type` also carries `X-Content-Type-Options: nosniff` (unless
+/// it names it itself): a browser then never reads JSON holding manifest data as HTML or
+/// script, whatever the data looks like.
 func addHeaders(_ headers: [(String, String)], to response: OpaquePointer) -> Bool {
+    var typed = false, sniffing = true
     for (name, value) in headers {
         let added = name.withCString { name in value.withCString { MHD_add_response_header(response, name, $0) } }
         guard added == .YES else { return false }
+        if named(name, "content-type") { typed = true }
+        if named(name, "x-content-type-options") { sniffing = false }
+    }
+    if typed && sniffing {
+        guard MHD_add_response_header(response, "X-Content-Type-Options", "nosniff") == .YES else { return false }
     }
     return true
+}
+
+/// Whether a header name is `lowercase` (given in lowercase), compared without case and
+/// without making a String.
+private func named(_ name: String, _ lowercase: StaticString) -> Bool {
+    name.utf8.count == lowercase.utf8CodeUnitCount
+        && name.utf8.elementsEqual(UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)) { $0 | 0x20 == $1 }
 }
 
 /// Body bytes at a stable address, shared by every response object made over them.

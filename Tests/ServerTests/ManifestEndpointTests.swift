@@ -24,6 +24,13 @@ final class ManifestEndpointTests {
         #expect(r.header("Vary") == "Accept-Encoding")
         let json = try r.json()
         #expect((json["routes"] as? [Any])?.count == 52)
+        // Manifest data is never read by a browser as anything but what it is: every typed
+        // answer says so, prepared (this one) or made per request (a resolve, a problem).
+        #expect(r.header("X-Content-Type-Options") == "nosniff")
+        for target in ["/v1/resolve?url=/artwork/x", "/v1/resolve", "/nowhere"] {
+            let answer = try RawHTTP.get(target, port: server.port)
+            #expect(answer.header("X-Content-Type-Options") == "nosniff", "\(target): \(answer.status)")
+        }
         #expect(Array(json.keys).sorted() == ["caseSensitive", "fallback", "features", "hosts", "messages", "routes", "schemes", "updatedAt", "version"])
         // Canonical: compact with sorted keys.
         #expect(r.text.hasPrefix(#"{"caseSensitive":false,"fallback":{"destination":"WebView","presentation":{"style":"web"}},"features":"#))
