@@ -49,8 +49,8 @@ let package = Package(
         .target(name: "SystemSupport"),
         // The system's services only the server needs, on Linux: a folder watcher (inotify),
         // the descriptor limit, returning freed memory and malloc tuning (glibc), the
-        // monotonic clock in one call. With SystemSupport and MicroHTTPD, the only homes of
-        // unsafe pointers.
+        // monotonic clock in one call. With SystemSupport, Gzip and MicroHTTPD, the only
+        // homes of unsafe pointers.
         .systemLibrary(name: "CServerSystem"),
         .target(name: "ServerSystem", dependencies: ["CServerSystem", "SystemSupport"]),
         // The HTTP daemon: with SystemSupport, ServerSystem and Gzip, the only home of unsafe

@@ -92,6 +92,36 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: CLI.packageRoot.appendingPathComponent("Sources/CAllocation").path))
     }
 
+    /// A section number (`§3`) cites a document; the contract the product was built to is
+    /// not in the repository, so a citation of it sends a reader nowhere. Sections of RFCs
+    /// are cited by number; the repository's own documents by their headings.
+    @Test func noSourceCitesAContractSectionTheRepositoryDoesNotHave() throws {
+        var files: [String] = []
+        for (folder, suffix) in [("Sources", ".swift"), ("Tests", ".swift"), ("clients/typescript/src", ".ts"),
+                                 ("clients/typescript/test", ".js"), ("docs", ".md"), (".ci", "")] {
+            let root = CLI.packageRoot.appendingPathComponent(folder)
+            guard let walker = FileManager.default.enumerator(atPath: root.path) else { continue }
+            for case let path as String in walker where path.hasSuffix(suffix) && !path.contains("__pycache__") {
+                var directory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &directory), !directory.boolValue {
+                    files.append(folder + "/" + path)
+                }
+            }
+        }
+        files += ["README.md", "ARCHITECTURE.md", "CHANGELOG.md", "Package.swift", "clients/typescript/README.md"]
+        #expect(files.count > 100)
+        for file in files where file != "Tests/CLITests/DocsTests.swift" {
+            guard let text = try? Self.read(file) else { continue }
+            for hit in text.matches(of: /§\s*\d/) {
+                let from = text.index(hit.range.lowerBound, offsetBy: -14, limitedBy: text.startIndex) ?? text.startIndex
+                let before = text[from..<hit.range.lowerBound]
+                if before.contains("RFC ") { continue }
+                let line = text[..<hit.range.lowerBound].count { $0 == "\n" } + 1
+                Issue.record("\(file):\(line) cites a section of no document here: \"\(before)\(text[hit.range])\"")
+            }
+        }
+    }
+
     @Test func theVersionIsOneNumberEverywhere() throws {
         let version = SwitchboardVersion.current
         let out = try CLI.run(["--version"])

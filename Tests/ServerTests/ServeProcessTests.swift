@@ -94,7 +94,7 @@ struct ServeProcessTests {
         #expect(served.waitForExit() == 0)
     }
 
-    /// SIGTERM drains (SPEC §3): `/readyz` fails at once, every request is still answered
+    /// SIGTERM drains (docs/operations.md, "Stopping: a drain"): `/readyz` fails at once, every request is still answered
     /// (new connections too, each answer closing its connection) for `--drain-seconds`,
     /// then held polls are answered 304, the listener closes and the process exits 0.
     @Test func sigtermDrainsBeforeItStops() throws {

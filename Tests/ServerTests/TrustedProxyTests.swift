@@ -141,7 +141,7 @@ struct TrustedProxyTests {
         }
     }
 
-    /// One forwarded header (SPEC §3): a proxy appends to one and passes the other through
+    /// One forwarded header (docs/operations.md, "Behind a proxy"): a proxy appends to one and passes the other through
     /// from the client, so only the configured one is read. The client sends both, the
     /// proxy (127.0.0.1) appends its view to X-Forwarded-For (the default) or writes
     /// `Forwarded` (`--forwarded-header forwarded`), and the access log names the client

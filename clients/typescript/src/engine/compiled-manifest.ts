@@ -1,4 +1,4 @@
-// A compiled manifest and resolution (the contract's §2): the result of `resolve`,
+// A compiled manifest and resolution (docs/manifest.md, "Resolution"): the result of `resolve`,
 // serialized with JSON.stringify, is byte for byte what the server's `GET /v1/resolve`
 // answers for the same canonical manifest, URL and context.
 

@@ -1,4 +1,4 @@
-// Hosts as the contract compares them (§2): lowercase, IDNA (a small ToASCII with
+// Hosts as the server compares them (docs/manifest.md, "Hosts, ports and schemes"): lowercase, IDNA (a small ToASCII with
 // Punycode) for non-ASCII names, one `www.` and trailing dots stripped, IPv6 literals
 // bracketed, default ports dropped.
 

@@ -1,4 +1,4 @@
-// Classifying and normalizing a URL (the contract's §2 steps 1 and 2), on the string as
+// Classifying and normalizing a URL (docs/manifest.md, "Reading a URL"), on the string as
 // given: every delimiter is ASCII, so string indices serve; decoded bytes are checked as
 // UTF-8. No platform URL class: WHATWG's disagrees with the contract about hosts and
 // decodes `%2F` in paths, and React Native has no complete one.

@@ -1,5 +1,5 @@
-// The updater: the app's and backend's half of the routing update system (the contract's
-// §6), as SwitchboardClient is for Swift. It starts from the last good manifest in
+// The updater: the app's and backend's half of the routing update system (docs/clients.md),
+// as SwitchboardClient is for Swift. It starts from the last good manifest in
 // storage, else the bundled copy, else the server; then follows the server with
 // conditional GETs held by `Prefer: wait`, backs off with full jitter, honours
 // `Retry-After`, checks each body's SHA-256 against its ETag, refuses a manifest that does
