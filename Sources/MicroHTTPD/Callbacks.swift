@@ -91,7 +91,7 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
             // (asked of chunked requests only, the only ones it can refuse).
             if let method = state.chunkedMethod, sb_framing_refused(state.watch.fd) != 0 {
                 context.report(.malformed, status: 400, state, methodName: method)
-            } else if !state.answered && reason == .REQUEST_TERMINATED_WITH_ERROR {
+            } else if !state.answered && !state.watch.answeredLate.load(ordering: .relaxed) && reason == .REQUEST_TERMINATED_WITH_ERROR {
                 // Nobody here answered and the request ended in error: libmicrohttpd refused
                 // it (a line or header section it could not read, a Host missing).
                 context.report(.libmicrohttpd, status: 0, state, method: nil)
@@ -101,8 +101,9 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
                 state.counted = false
                 context.inFlight.wrappingSubtract(1, ordering: .releasing)
             }
-            // The connection's next head is due from now; its body's bytes are free.
-            state.watch.wait(for: .head, until: monotonicNanoseconds() &+ context.deadlines.head)
+            // The connection's next head is due from now (idle until then: closed, not
+            // refused, at the deadline); its body's bytes are free.
+            state.watch.wait(for: .idle, until: monotonicNanoseconds() &+ context.deadlines.head)
             if state.bodyCounted > 0 {
                 context.bodyBytes.wrappingSubtract(state.bodyCounted, ordering: .relaxed)
                 let (block, counted) = (state.client.block, state.bodyCounted)
@@ -272,6 +273,8 @@ func declaredLength(_ value: UnsafePointer<CChar>, exceeds limit: Int) -> Bool {
 private func refuseMidBody(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer, _ method: UnsafePointer<CChar>,
                            _ reason: Refusal.Reason, _ status: Int, _ title: String, _ detail: String) -> MHD_Result {
     context.report(reason, status: status, state, method: method)
+    // Counted here, and so never also as libmicrohttpd's refusal when the connection drops.
+    state.answered = true
     let body = problemJSON(status, title, detail)
     _ = body.withUnsafeBytes { bytes in
         sb_send_final_response_fd(state.watch.fd, "\(status) \(title)", "application/problem+json",
@@ -354,6 +357,11 @@ func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, cont
     }
     if let seconds = response.sendTimeoutSeconds { sb_set_connection_timeout(connection, UInt32(clamping: seconds)) }
     state.answered = true
+    switch response.body {
+    case .held, .stream: break
+    // An answer is on the clock from here until its request completes.
+    default: state.watch.wait(for: .answer, until: monotonicNanoseconds() &+ context.deadlines.answer)
+    }
     let status = UInt32(clamping: response.status)
     if let onCompleted = response.onCompleted { state.onCompleted = onCompleted }
     let made: OpaquePointer?

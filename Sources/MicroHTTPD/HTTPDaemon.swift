@@ -54,6 +54,10 @@ package final class HTTPDaemon: Sendable {
         /// trickled a byte at a time, which the inactivity timeout never ends, is cut off.
         /// (An idle keep-alive connection is closed after as long.)
         package var headDeadlineSeconds: Int
+        /// Seconds a client may take to read an answer once it is queued (held polls and
+        /// event streams apart): past them the connection is closed, and counted as
+        /// `slow_reader`. An answer the socket's buffers take whole is never late.
+        package var answerDeadlineSeconds: Int
         /// Bytes of request bodies being received, all connections together; a body that
         /// would take more gets 503. One client block may take an eighth of it (at least
         /// ``maxBodySize``); past that its body gets 429.
@@ -83,7 +87,7 @@ package final class HTTPDaemon: Sendable {
         package init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, connectionLimit: Int = 65_536,
                     perIPConnectionLimit: Int = 256, timeoutSeconds: Int = 15, connectionMemoryLimit: Int = 32 << 10,
                     maxTargetLength: Int = 12 << 10, maxHeaderFields: Int = 100, maxHeaderBytes: Int = 8 << 10,
-                    maxBodySize: Int = 1 << 20, bodyDeadlineSeconds: Int = 10, headDeadlineSeconds: Int = 10,
+                    maxBodySize: Int = 1 << 20, bodyDeadlineSeconds: Int = 10, headDeadlineSeconds: Int = 10, answerDeadlineSeconds: Int = 60,
                     bodyMemoryBudget: Int = 64 << 20, trustedProxies: TrustedProxies = TrustedProxies(),
                     requestHeaders: [String] = []) {
             self.host = host
@@ -98,6 +102,7 @@ package final class HTTPDaemon: Sendable {
             self.maxHeaderBytes = maxHeaderBytes
             self.maxBodySize = maxBodySize
             self.bodyDeadlineSeconds = bodyDeadlineSeconds
+            self.answerDeadlineSeconds = answerDeadlineSeconds
             self.headDeadlineSeconds = headDeadlineSeconds
             self.bodyMemoryBudget = bodyMemoryBudget
             self.trustedProxies = trustedProxies
@@ -314,9 +319,14 @@ final class DaemonContext: Sendable {
         self.streams = OpenStreams(holdLoop: holdLoop)
         self.shares = AddressShares(limit: configuration.perIPConnectionLimit)
         let onRefusal = configuration.onRefusal
-        self.deadlines = RequestDeadlines(headSeconds: configuration.headDeadlineSeconds,
-                                          messageSeconds: configuration.bodyDeadlineSeconds) { phase, peer in
-            onRefusal?(phase == .head ? Refusal(.lateHead, status: 0, client: peer) : Refusal(.late, status: 408, client: peer))
+        self.deadlines = RequestDeadlines(headSeconds: configuration.headDeadlineSeconds, messageSeconds: configuration.bodyDeadlineSeconds,
+                                          answerSeconds: configuration.answerDeadlineSeconds) { phase, peer in
+            switch phase {
+            case .head: onRefusal?(Refusal(.lateHead, status: 0, client: peer))
+            case .message: onRefusal?(Refusal(.late, status: 408, client: peer))
+            case .answer: onRefusal?(Refusal(.slowReader, status: 0, client: peer))
+            case .idle: break
+            }
         }
     }
 

@@ -18,6 +18,8 @@ package struct Refusal: Sendable {
         case late
         /// Cut without an answer: a request's head did not arrive within its deadline.
         case lateHead = "late_head"
+        /// Cut: the client did not read its answer within the answer's deadline.
+        case slowReader = "slow_reader"
         /// 429: the client's block holds its share of the bodies being received.
         case clientBodies = "client_bodies"
         /// 503: the bodies being received hold the whole budget.

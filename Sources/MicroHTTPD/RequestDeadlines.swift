@@ -5,11 +5,13 @@ import ServerSystem
 import Synchronization
 import SystemSupport
 
-/// Every byte of a request on the clock: a connection waiting for a request's head, or
-/// for the rest of a request whose head arrived (its body as framed: chunk-size lines,
-/// extensions, data and trailers, which libmicrohttpd reads without telling the handler),
-/// is cut off once its deadline passes. A late head is closed; a late message is answered
-/// 408 and closed. Checked once a second by a timer of its own; a request only stores its
+/// Every byte on the clock: a connection waiting for a request's head, or for the rest of a
+/// request whose head arrived (its body as framed: chunk-size lines, extensions, data and
+/// trailers, which libmicrohttpd reads without telling the handler), or for its client to
+/// read an answer, is cut off once its deadline passes. A late head is closed; a late
+/// message is answered 408 and closed; an answer not read in time is closed (a slow
+/// reader); a kept-alive connection idle past the head's deadline is closed and not counted
+/// as a refusal. Checked once a second by a timer of its own; a request only stores its
 /// deadline (``Watch``) and clears it, lock-free.
 final class RequestDeadlines: Sendable {
     /// What a connection is waiting for.
@@ -18,6 +20,12 @@ final class RequestDeadlines: Sendable {
         case head
         /// The rest of a request whose head arrived (from its request line).
         case message
+        /// The client reading an answer (from the answer queued); held polls and event
+        /// streams are not on this clock.
+        case answer
+        /// The next request on a kept-alive connection (from the end of the previous one):
+        /// closed at the head's deadline, as an idle connection, not a refusal.
+        case idle
     }
 
     /// One connection's socket, its deadline (0: none pending) and what it waits for.
@@ -27,6 +35,9 @@ final class RequestDeadlines: Sendable {
         let peer: IPAddress
         let deadline = Atomic<UInt64>(0)
         let phase = Atomic<UInt8>(Phase.head.rawValue)
+        /// Answered 408 by a sweep: counted as `late` already, so never also as
+        /// libmicrohttpd's refusal when the request ends in error.
+        let answeredLate = Atomic<Bool>(false)
         init(fd: Int32, peer: IPAddress) {
             self.fd = fd
             self.peer = peer
@@ -45,15 +56,18 @@ final class RequestDeadlines: Sendable {
     let head: UInt64
     /// Nanoseconds a whole request may take from its request line.
     let message: UInt64
+    /// Nanoseconds a client may take to read an answer, from its queueing.
+    let answer: UInt64
     /// Told of each connection cut, with its peer, on the timer's thread.
     private let onCut: (@Sendable (Phase, IPAddress) -> Void)?
     private let watched = Locked<[ObjectIdentifier: Watch]>([:])
     /// Dispatch sources are thread-safe.
     nonisolated(unsafe) private let timer: DispatchSourceTimer
 
-    init(headSeconds: Int, messageSeconds: Int, onCut: (@Sendable (Phase, IPAddress) -> Void)? = nil) {
+    init(headSeconds: Int, messageSeconds: Int, answerSeconds: Int, onCut: (@Sendable (Phase, IPAddress) -> Void)? = nil) {
         head = UInt64(max(1, headSeconds)) * 1_000_000_000
         message = UInt64(max(1, messageSeconds)) * 1_000_000_000
+        answer = UInt64(max(1, answerSeconds)) * 1_000_000_000
         self.onCut = onCut
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "microhttpd.request-deadlines"))
         timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
@@ -101,13 +115,14 @@ final class RequestDeadlines: Sendable {
                 watch.deadline.store(0, ordering: .relaxed)
                 let phase = Phase(rawValue: watch.phase.load(ordering: .relaxed)) ?? .head
                 if phase == .message {
+                    watch.answeredLate.store(true, ordering: .relaxed)
                     _ = Self.lateBody.withUnsafeBytes { bytes in
                         sb_send_final_response_fd(watch.fd, "408 Request Timeout", "application/problem+json",
                                                   bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
                     }
                 }
                 shutdown(watch.fd, Int32(SHUT_RDWR))
-                cut.append((phase, watch.peer))
+                if phase != .idle { cut.append((phase, watch.peer)) }
             }
         }
         if let onCut { for (phase, peer) in cut { onCut(phase, peer) } }

@@ -136,6 +136,56 @@ struct RequestClockTests {
         }
     }
 
+    /// Answers on the clock too: a client that does not read an answer larger than the
+    /// sockets' buffers (a 6 MB manifest) is cut at the answer's deadline and counted as
+    /// `slow_reader`; a kept-alive connection left idle is closed at the head's deadline and
+    /// counted as nothing.
+    @Test func aSlowReaderIsCutAndAnIdleConnectionIsNoRefusal() throws {
+        var http = HTTPDaemon.Configuration()
+        http.headDeadlineSeconds = 1
+        http.answerDeadlineSeconds = 1
+        let destination = String(repeating: "D", count: 260)
+        let routes = (0..<20_000).map { #"{"name": "r\#($0)", "pattern": "/r\#($0)", "destination": "\#(destination)"}"# }
+        let live = try LiveServer(#"{"version": 1, "routes": [\#(routes.joined(separator: ","))]}"#, http: http)
+        // Kept alive after its answer, then idle: closed within the deadline and a sweep.
+        let kept = try RawHTTP.Connection(port: live.port, timeoutSeconds: 4)
+        kept.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try kept.response().status == 200)
+        #expect(eventually(within: 5) { kept.receive() == nil })
+        // A reader with a small window that reads nothing of a 6 MB answer.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var small: Int32 = 4096
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(live.port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        let request = Array("GET /v1/manifest HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        #expect(request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == request.count)
+        var metrics = ""
+        #expect(eventually(within: 8) {
+            metrics = (try? RawHTTP.get("/metrics", port: live.port).text) ?? ""
+            return metrics.contains(#"switchboard_refusals_total{reason="slow_reader"} 1"#)
+        }, "\(metrics.split(separator: "\n").filter { $0.contains("refusals_total") })")
+        // The idle connection was no refusal, and the cut was counted once.
+        #expect(metrics.contains(#"switchboard_refusals_total{reason="late_head"} 0"#))
+        #expect(metrics.contains(#"switchboard_refusals_total{reason="libmicrohttpd"} 0"#))
+        // Reading on finds the end: the server closed it.
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var total = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            total += n
+        }
+        #expect(total < 6_000_000, "\(total) bytes read of a manifest of more than 6 MB")
+    }
+
     /// With `--access-log`, a refusal is a line of its own: status, reason, client, target.
     @Test func aRefusalIsAnAccessLogLine() throws {
         let config = Manifests.root.appendingPathComponent("Config/routes.json").path
