@@ -123,9 +123,10 @@ struct ClientTests {
         let adopted = try #require(await log.first { $0.version == 2 })
         // The held poll was answered because the manifest changed (a wake-up), not at the
         // end of its wait (a 304 and a new poll): the mechanism, whatever the machine's
-        // load. The time bound only separates it from a 30 s wait or 60 s of max-age.
+        // load. The time bound only separates it from 60 s of max-age; what it takes on a
+        // busy machine is the test pool's (its two threads held 20 s by CPU-bound tests).
         #expect(server.wakeups == 1)
-        #expect(adopted.at - renamed < .seconds(20), "announced \(adopted.at - renamed) after the rename")
+        #expect(adopted.at - renamed < .seconds(50), "announced \(adopted.at - renamed) after the rename")
         #expect(Self.destination(client) == "Edited")
         // Then one new poll, held again: the client does not poll in a loop. (Counted
         // once it is parked: right after the adoption it may still be on its way.)
@@ -142,8 +143,9 @@ struct ClientTests {
         let started = ContinuousClock.now
         await client.stopAndWait()
         // At once against the poll's 120 s (a stop that waited for the answer would take
-        // them all); 5 s leaves room for ThreadSanitizer on a busy machine (it read 1.5 s).
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // them all); 60 s leaves room for ThreadSanitizer and a starved test pool on a busy
+        // machine (it read 1.5 s).
+        #expect(ContinuousClock.now - started < .seconds(60))
         // The server sees the client go: its held poll is gone well before 120 s.
         #expect(await waitUntil { server.heldPolls == 0 })
         // Resolving goes on with the manifest it had.

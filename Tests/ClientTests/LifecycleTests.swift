@@ -52,8 +52,8 @@ struct LifecycleTests {
         // ... until the app asks now.
         let refreshed = ContinuousClock.now
         await client.refresh()
-        // Against the 60 s Retry-After (see above for the room left).
-        #expect(ContinuousClock.now - refreshed < .seconds(10))
+        // Against the 60 s Retry-After: half of it, room for a starved test pool.
+        #expect(ContinuousClock.now - refreshed < .seconds(30))
         #expect(client.current?.version == 2)
         #expect(ClientTests.destination(client) == "Now")
         // And it goes on following: held on the new manifest.
