@@ -36,10 +36,6 @@ let package = Package(
         // libmicrohttpd and zlib, reached through shims for what Swift cannot call.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
-        // Below libmicrohttpd: the chunked bodies it reads itself, checked as they arrive
-        // (it defines `recv`, the call the library reads sockets with), and final answers
-        // written straight to a socket. C, beside the shim.
-        .target(name: "CMessageFraming"),
         // gzip with zlib: the manifest compressed once per version (the server), traffic
         // logs read in chunks (the tooling). Beside its C library, a home of unsafe pointers.
         .target(name: "Gzip", dependencies: ["CZlib"]),
@@ -55,7 +51,7 @@ let package = Package(
         .target(name: "ServerSystem", dependencies: ["CServerSystem", "SystemSupport"]),
         // The HTTP daemon: with SystemSupport, ServerSystem and Gzip, the only home of unsafe
         // pointers, and of every Unmanaged.
-        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "CMessageFraming", "SystemSupport", "ServerSystem"]),
+        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "SystemSupport", "ServerSystem"]),
         // The HTTP API: endpoints, manifest store and reloader, metrics.
         .target(
             name: "SwitchboardServer",
@@ -97,7 +93,7 @@ let package = Package(
         // Fixtures are read from the source tree by path, not bundled.
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "SwitchboardTooling", "TestSupport"], exclude: ["Peers"]),
         .testTarget(name: "CLITests", dependencies: ["Switchboard", "SwitchboardTooling", "RouteMatching", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CMessageFraming", "SystemSupport", "ServerSystem", "TestSupport"]),
+        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "SystemSupport", "ServerSystem", "TestSupport"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["SwitchboardServer", "Switchboard", "SwitchboardTooling", "MicroHTTPD", "SystemSupport", "ServerSystem", "TestSupport"]),
         // The client against the real server; a child process for the kill-while-persisting test.

@@ -17,6 +17,23 @@
 #include <time.h>
 #include <microhttpd.h>
 
+/// How strictly libmicrohttpd reads a request. From 0.9.77 on (Debian 13 ships 1.0.1),
+/// MHD_OPTION_CLIENT_DISCIPLINE_LVL 1 refuses what RFC 9112 lets a server refuse: bare
+/// LF and bare CR, NUL, obs-fold, whitespace before a colon, a name that is not a token,
+/// and Content-Length beside chunked; the per-field checks below are then left to it
+/// (SB_STRICT_PARSER). 0.9.75 (Debian 12) has only MHD_OPTION_STRICT_FOR_CLIENT, which
+/// misreads all of these, so the header scan checks them.
+#if MHD_VERSION >= 0x00097701
+#define SB_STRICT_OPTION MHD_OPTION_CLIENT_DISCIPLINE_LVL
+#define SB_STRICT_PARSER 1
+#else
+#define SB_STRICT_OPTION MHD_OPTION_STRICT_FOR_CLIENT
+#define SB_STRICT_PARSER 0
+#endif
+
+/// Whether libmicrohttpd refuses malformed fields and NULs itself (see SB_STRICT_PARSER).
+static const int sb_strict_parser = SB_STRICT_PARSER;
+
 /// The options Switchboard starts a daemon with.
 struct sb_daemon_config {
     const char *host;              // IPv4 or IPv6 literal to bind
@@ -76,7 +93,7 @@ static inline struct MHD_Daemon *sb_start_daemon(const struct sb_daemon_config *
         MHD_OPTION_CONNECTION_TIMEOUT, config->timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, config->memory_limit,
         MHD_OPTION_THREAD_STACK_SIZE, config->stack_size,
-        MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
+        SB_STRICT_OPTION, (int)1,
         MHD_OPTION_UNESCAPE_CALLBACK, sb_identity_unescape, NULL,
         MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
@@ -184,6 +201,8 @@ struct sb_header_scan {
     unsigned int x_forwarded_fors;
     const char *content_length;
     const char *transfer_encoding;
+    /// The first `Expect` value, or NULL.
+    const char *expect;
     /// Why the header section is refused (a fixed string), or NULL.
     const char *malformed;
     /// Where the last field's value ended.
@@ -248,8 +267,10 @@ static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kin
     scan->fields += 1;
     size_t length = key_size;
     scan->bytes += key_size + value_size + 4;
+#if !SB_STRICT_PARSER
     if (scan->malformed == NULL) scan->malformed = sb_field_problem(key, key_size, value, value_size, scan->previous_end);
     scan->previous_end = value + value_size;
+#endif
     // Names are compared in full only when their first letter and length could match:
     // most headers (User-Agent, Accept) are passed over without a strcasecmp.
     char first = (char)(key[0] | 0x20);
@@ -260,6 +281,9 @@ static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kin
         return MHD_YES;
     } else if (first == 't' && length == 17 && strcasecmp(key, "Transfer-Encoding") == 0) {
         if (scan->transfer_encodings++ == 0) scan->transfer_encoding = value;
+        return MHD_YES;
+    } else if (first == 'e' && length == 6 && strcasecmp(key, "Expect") == 0) {
+        if (scan->expect == NULL) scan->expect = value;
         return MHD_YES;
     } else if (first == 'f' && length == 9 && strcasecmp(key, "Forwarded") == 0) {
         scan->forwardeds += 1;
@@ -281,16 +305,50 @@ static inline enum MHD_Result sb_scan_iterator(void *cls, enum MHD_ValueKind kin
 /// Scans the request's headers once; `values` has room for `count` entries.
 static inline struct sb_header_scan sb_scan_headers(struct MHD_Connection *connection, const char *const *names,
                                                     const char **values, unsigned int count) {
-    struct sb_header_scan scan = { 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, names, values, count, 0 };
+    struct sb_header_scan scan = { 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, names, values, count, 0 };
     for (unsigned int i = 0; i < count; i++) values[i] = NULL;
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, sb_scan_iterator, &scan);
+#if !SB_STRICT_PARSER
     // The last field: 0.9.75 overwrites its line's end and the empty line after it with
     // NULs, so the byte after its value's terminator is a NUL unless a NUL in the value
     // hid what follows it.
     if (scan.malformed == NULL && scan.previous_end != NULL && scan.previous_end[1] != '\0') {
         scan.malformed = "NUL byte in a header field value";
     }
+#endif
     return scan;
+}
+
+/// Writes a whole answer with `Connection: close` straight to the socket `fd`, then shuts
+/// its sending side, for an answer given before the request's body was read (0.9.75
+/// refuses MHD_queue_response while a body is being received, and closes the connection
+/// at once after an answer queued before it, which would lose the answer to the reset a
+/// client still sending gets). The caller then reads and drops what the client still
+/// sends for a bounded time (a lingering close). Accepted sockets are non-blocking: a
+/// reader that does not read gets what fits in the socket's buffer, never a blocked
+/// thread. Returns 0 when every byte was handed to the kernel.
+static inline int sb_write_final_answer(int fd, const char *status_line, const char *content_type,
+                                        const char *body, size_t body_size) {
+    char date[40];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    char head[512];
+    int length = snprintf(head, sizeof head,
+        "HTTP/1.1 %s\r\nDate: %s\r\nConnection: close\r\nContent-Type: %s\r\n"
+        "X-Content-Type-Options: nosniff\r\nContent-Length: %zu\r\n\r\n",
+        status_line, date, content_type, body_size);
+    int result = 0;
+    if (length < 0 || (size_t)length >= sizeof head) {
+        result = -1;
+    } else if (send(fd, head, (size_t)length, MSG_NOSIGNAL | MSG_MORE) != length) {
+        result = -1;
+    } else if (send(fd, body, body_size, MSG_NOSIGNAL) != (ssize_t)body_size) {
+        result = -1;
+    }
+    shutdown(fd, SHUT_WR);
+    return result;
 }
 
 /// Sets the connection's inactivity timeout (wraps the variadic MHD_set_connection_option):

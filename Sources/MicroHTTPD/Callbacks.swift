@@ -1,4 +1,3 @@
-import CMessageFraming
 import CMicroHTTPD
 import Synchronization
 import ServerSystem
@@ -39,8 +38,6 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
         let peer = IPAddress(sb_connection_ip(connection))
         context._withUnsafeGuaranteedRef { context in
             let fd = sb_connection_fd(connection)
-            // Its chunked bodies are checked as they are read, before libmicrohttpd sees them.
-            sb_framing_watch(fd)
             let state = RequestState(headerNames: context.headerNames, peer: peer, peerTrusted: context.isTrusted(peer), fd: fd)
             socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
             context.connectionStates.wrappingAdd(1, ordering: .relaxed)
@@ -56,7 +53,6 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
             if !trusted { context.shares.closed(peer.block) }
             context.deadlines.closed(watch)
         }
-        sb_framing_forget(watch.fd)
         request.release()
         socketContext.pointee = nil
         _ = context._withUnsafeGuaranteedRef { $0.connectionStates.wrappingSubtract(1, ordering: .relaxed) }
@@ -87,11 +83,7 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
             // Resumed, then closed before its answer could be queued (the client left): the
             // answer is still asked for once, so whoever holds the request learns it ended.
             if let held = state.held { _ = held.answer(.clientGone) }
-            // Its chunked body broke RFC 9112's framing: answered 400 below libmicrohttpd
-            // (asked of chunked requests only, the only ones it can refuse).
-            if let method = state.chunkedMethod, sb_framing_refused(state.watch.fd) != 0 {
-                context.report(.malformed, status: 400, state, methodName: method)
-            } else if !state.answered && !state.watch.answeredLate.load(ordering: .relaxed) && reason == .REQUEST_TERMINATED_WITH_ERROR {
+            if !state.answered && !state.watch.lingering.load(ordering: .relaxed) && reason == .REQUEST_TERMINATED_WITH_ERROR {
                 // Nobody here answered and the request ended in error: libmicrohttpd refused
                 // it (a line or header section it could not read, a Host missing).
                 context.report(.libmicrohttpd, status: 0, state, method: nil)
@@ -104,18 +96,23 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
             // The connection's next head is due from now (idle until then: closed, not
             // refused, at the deadline); its body's bytes are free.
             state.watch.wait(for: .idle, until: monotonicNanoseconds() &+ context.deadlines.head)
-            if state.bodyCounted > 0 {
-                context.bodyBytes.wrappingSubtract(state.bodyCounted, ordering: .relaxed)
-                let (block, counted) = (state.client.block, state.bodyCounted)
-                context.bodyBytesByBlock.withLock { bytes in
-                    let left = (bytes[block] ?? 0) - counted
-                    bytes[block] = left > 0 ? left : nil
-                }
-                state.bodyCounted = 0
-            }
+            releaseBody(context, state)
         }
     }
     slot.pointee = nil
+}
+
+/// The bytes of the request's body counted against the budgets are free: the request
+/// completed, or was refused and its body will not be kept.
+private func releaseBody(_ context: DaemonContext, _ state: RequestState) {
+    guard state.bodyCounted > 0 else { return }
+    context.bodyBytes.wrappingSubtract(state.bodyCounted, ordering: .relaxed)
+    let (block, counted) = (state.client.block, state.bodyCounted)
+    context.bodyBytesByBlock.withLock { bytes in
+        let left = (bytes[block] ?? 0) - counted
+        bytes[block] = left > 0 ? left : nil
+    }
+    state.bodyCounted = 0
 }
 
 /// The access handler: called once with the headers, then with each piece of body,
@@ -136,7 +133,7 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
 }
 
 /// The access handler's work, with its context and request state borrowed: a resumed
-/// request's answer, the framing checks on the first call, the body's pieces, then the
+/// request's answer, the checks of its head on the first call, the body's pieces, then the
 /// handler.
 private func access(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer,
                     _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
@@ -151,17 +148,34 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
         }
         return queue(connection, response, context: context, state: state)
     }
+    if state.watch.lingering.load(ordering: .relaxed) {
+        // Answered before its body was read: what still arrives is dropped, up to a bound;
+        // the request's end (or the bound, or the linger's deadline) closes the connection.
+        let size = uploadDataSize.pointee
+        guard size > 0 else { return .NO }
+        uploadDataSize.pointee = 0
+        // Answered 408 by a sweep, on its thread: the body kept so far is let go here.
+        if state.bodyCounted > 0 {
+            releaseBody(context, state)
+            state.body = []
+        }
+        state.dropped += size
+        return state.dropped > RequestDeadlines.lingerBytes ? .NO : .YES
+    }
     if !state.started {
         state.started = true
         // The rest of the request, whatever its bytes, is due within the deadline of the whole.
         state.watch.wait(for: .message, until: state.began &+ context.deadlines.message)
         state.client = state.peer
         state.forwarded = false
-        // Answered at once, before any body is read, and the connection closes (0.9.75
-        // closes a connection answered on the first call): what a smuggling attempt deserves.
-        guard let refusal = framingRefusal(context, state, connection, method, url, version) else { return .YES }
-        context.report(Refusal.reason(ofFraming: refusal.status), status: refusal.status, state, method: method)
-        return queue(connection, refusal, context: context, state: state)
+        guard let refusal = headRefusal(context, state, connection, method, url, version) else { return .YES }
+        let reason = Refusal.reason(ofHead: refusal.status)
+        // A body libmicrohttpd would read next: answered now and read to be dropped, so a
+        // client still sending reads the answer. Otherwise queued, and the connection
+        // closes after it (0.9.75 closes a connection answered on the first call).
+        if refusal.bodyFollows { return refuseBeforeBody(context, state, method, reason, refusal.status, refusal.title, refusal.detail) }
+        context.report(reason, status: refusal.status, state, method: method)
+        return queue(connection, problem(refusal.status, refusal.title, refusal.detail), context: context, state: state)
     }
     if uploadDataSize.pointee > 0 {
         return receiveBody(context, state, connection, method, uploadData, uploadDataSize)
@@ -179,21 +193,45 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
     return queue(connection, response, context: context, state: state)
 }
 
-/// The request's framing and size, checked on its head (RFC 9112): the answer that
-/// refuses it, or nil. Reads the headers the handler asks for on the way.
-private func framingRefusal(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer, _ method: UnsafePointer<CChar>,
-                            _ url: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?) -> HTTPResponse? {
+/// Why a request is refused from its head, and whether libmicrohttpd would read a body
+/// after it.
+private struct HeadRefusal {
+    let status: Int
+    let title: String
+    let detail: String
+    let bodyFollows: Bool
+}
+
+/// The request's framing and size, checked on its head (RFC 9112): the refusal, or nil.
+/// Reads the headers the handler asks for on the way.
+private func headRefusal(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer, _ method: UnsafePointer<CChar>,
+                         _ url: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?) -> HeadRefusal? {
     let limits = context.configuration
-    // RFC 9112 2.3: a server answers 505 to a major version it does not support; 0.9.75
-    // takes any HTTP/1.x as 1.1.
-    if let version, strcmp(version, "HTTP/1.1") != 0 && strcmp(version, "HTTP/1.0") != 0 {
-        return problem(505, "HTTP Version Not Supported", "only HTTP/1.0 and HTTP/1.1 are served")
-    }
     let wanted = context.headerNames.count
     let headers = withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(1, wanted)) { values in
         let headers = sb_scan_headers(connection, context.headerNamesC, values.baseAddress, UInt32(wanted))
         if headers.found > 0 { state.headers.read(UnsafeMutableBufferPointer(rebasing: values.prefix(wanted))) }
         return headers
+    }
+    // A body libmicrohttpd reads next, as it frames one (the first Transfer-Encoding, else
+    // the first Content-Length), unless the client waits for 100 Continue before sending it.
+    let chunked = headers.transfer_encoding.map { strcasecmp($0, "chunked") == 0 } ?? false
+    let hasBody = chunked || (headers.transfer_encoding == nil && headers.content_length.map { declaredLength($0, exceeds: 0) } ?? false)
+    let expectsContinue = headers.expect.map { strcasecmp($0, "100-continue") == 0 } ?? false
+    if expectsContinue && !hasBody {
+        // No body to wait for: answered as the request it is, without a 100 Continue first
+        // (0.9.75 sends one after the first call whenever the header asks, then closes the
+        // connection). libmicrohttpd keeps the value in the request's buffer, where the
+        // query is hidden too (`RequestState.begin`).
+        UnsafeMutablePointer(mutating: headers.expect!).pointee = 0
+    }
+    func refuse(_ status: Int, _ title: String, _ detail: String) -> HeadRefusal {
+        HeadRefusal(status: status, title: title, detail: detail, bodyFollows: hasBody && !expectsContinue)
+    }
+    // RFC 9112 2.3: a server answers 505 to a major version it does not support; 0.9.75
+    // takes any HTTP/1.x as 1.1.
+    if let version, strcmp(version, "HTTP/1.1") != 0 && strcmp(version, "HTTP/1.0") != 0 {
+        return refuse(505, "HTTP Version Not Supported", "only HTTP/1.0 and HTTP/1.1 are served")
     }
     // The client: the one a trusted proxy forwarded in its header, else the peer. A peer
     // not trusted that sends either header is a proxy nobody named (or a client lying).
@@ -207,44 +245,46 @@ private func framingRefusal(_ context: DaemonContext, _ state: RequestState, _ c
         told(state.peer, headers.forwardeds > 0 ? .forwarded : .xForwardedFor)
     }
     if headers.fields > limits.maxHeaderFields {
-        return problem(431, "Request Header Fields Too Large", "more than \(limits.maxHeaderFields) header fields")
+        return refuse(431, "Request Header Fields Too Large", "more than \(limits.maxHeaderFields) header fields")
     }
     if headers.bytes > limits.maxHeaderBytes {
-        return problem(431, "Request Header Fields Too Large", "the header fields are larger than \(limits.maxHeaderBytes) bytes")
+        return refuse(431, "Request Header Fields Too Large", "the header fields are larger than \(limits.maxHeaderBytes) bytes")
     }
     // RFC 9112 5: whitespace before a colon, obs-fold, a bare CR or a NUL are what
-    // libmicrohttpd 0.9.75 misreads, leaving a body to be read as another request.
-    if let malformed = headers.malformed { return problem(400, "Bad Request", String(cString: malformed)) }
-    if headers.hosts > 1 { return problem(400, "Bad Request", "more than one Host header") }
+    // libmicrohttpd 0.9.75 misreads, leaving a body to be read as another request (a
+    // strict libmicrohttpd refuses them itself: `SB_STRICT_PARSER`).
+    if let malformed = headers.malformed { return refuse(400, "Bad Request", String(cString: malformed)) }
+    // Neither libmicrohttpd checks these: duplicates a smuggler relies on.
+    if headers.hosts > 1 { return refuse(400, "Bad Request", "more than one Host header") }
     let lengths = headers.content_lengths
     if lengths > 1 || (lengths == 1 && headers.transfer_encodings > 0) {
-        return problem(400, "Bad Request", "conflicting Content-Length / Transfer-Encoding headers")
+        return refuse(400, "Bad Request", "conflicting Content-Length / Transfer-Encoding headers")
     }
-    // RFC 9112 6.1: a request whose transfer coding is not chunked has no knowable
-    // length; 0.9.75 would wait on it until the inactivity timeout.
-    if let coding = headers.transfer_encoding {
-        if headers.transfer_encodings > 1 || String(cString: coding).lowercased() != "chunked" {
-            return problem(400, "Bad Request", "the only transfer coding accepted is chunked")
+    if headers.transfer_encodings > 0 {
+        // RFC 9112 6.3: a body without a Content-Length may be refused with 411. Chunk
+        // lines and trailers are where 0.9.75 and a proxy in front could read one request
+        // two ways; none is ever parsed here, and no client of Switchboard sends one.
+        if chunked && headers.transfer_encodings == 1 {
+            return refuse(411, "Length Required", "send the body with a Content-Length; chunked request bodies are not accepted")
         }
-        // RFC 9112 6.1: an HTTP/1.0 message with a transfer coding cannot be framed
-        // reliably; its answer closes the connection.
-        if let version, strcmp(version, "HTTP/1.0") == 0 { state.closeAfterAnswer = true }
-        state.chunkedMethod = methodName(method).name
+        // RFC 9112 6.1: a request whose transfer coding is not chunked has no knowable
+        // length; 0.9.75 would wait on it until the inactivity timeout.
+        return refuse(400, "Bad Request", "a transfer coding other than chunked leaves the body's length unknown")
     }
     // A NUL byte inside the request target truncates the C string MHD hands out; the
     // version follows the target in the same request-line buffer, so a gap larger than
     // the target we saw means bytes were hidden behind a NUL.
-    if let url, let version, version.pointee != 0 {
+    if sb_strict_parser == 0, let url, let version, version.pointee != 0 {
         let gap = UnsafeRawPointer(version) - UnsafeRawPointer(url)
         if gap > state.target.count + 1 && gap < limits.connectionMemoryLimit {
-            return problem(400, "Bad Request", "NUL byte in the request target")
+            return refuse(400, "Bad Request", "NUL byte in the request target")
         }
     }
     if state.target.count > limits.maxTargetLength {
-        return problem(414, "URI Too Long", "the request target is longer than \(limits.maxTargetLength) bytes")
+        return refuse(414, "URI Too Long", "the request target is longer than \(limits.maxTargetLength) bytes")
     }
     if let declared = headers.content_length, declaredLength(declared, exceeds: limits.maxBodySize) {
-        return problem(413, "Content Too Large", "the body is larger than \(limits.maxBodySize) bytes")
+        return refuse(413, "Content Too Large", "the body is larger than \(limits.maxBodySize) bytes")
     }
     return nil
 }
@@ -268,19 +308,22 @@ func declaredLength(_ value: UnsafePointer<CChar>, exceeds limit: Int) -> Bool {
     return length > limit
 }
 
-/// Refuses a request whose body is still arriving: too late to queue a response (0.9.75
-/// refuses it mid-body), the answer is written to the socket and the connection dropped.
-private func refuseMidBody(_ context: DaemonContext, _ state: RequestState, _ connection: OpaquePointer, _ method: UnsafePointer<CChar>,
-                           _ reason: Refusal.Reason, _ status: Int, _ title: String, _ detail: String) -> MHD_Result {
+/// Refuses a request before (the rest of) its body is read: too early or too late to
+/// queue a response (0.9.75 closes the connection at once after an answer queued on the
+/// first call, and refuses one mid-body), the answer is written to the socket, then what
+/// the client still sends is read and dropped until the request ends or the lingering
+/// close's bounds pass (``RequestDeadlines/Phase/linger``), and the connection closes.
+private func refuseBeforeBody(_ context: DaemonContext, _ state: RequestState, _ method: UnsafePointer<CChar>,
+                              _ reason: Refusal.Reason, _ status: Int, _ title: String, _ detail: String) -> MHD_Result {
     context.report(reason, status: status, state, method: method)
     // Counted here, and so never also as libmicrohttpd's refusal when the connection drops.
     state.answered = true
-    let body = problemJSON(status, title, detail)
-    _ = body.withUnsafeBytes { bytes in
-        sb_send_final_response_fd(state.watch.fd, "\(status) \(title)", "application/problem+json",
-                                  bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-    }
-    return .NO
+    // Nothing of the body is kept: what it held of the budgets goes back to other requests.
+    releaseBody(context, state)
+    state.body = []
+    state.watch.answerAndLinger(status: status, title: title, body: problemJSON(status, title, detail),
+                                lingerNanoseconds: context.deadlines.linger)
+    return .YES
 }
 
 /// A piece of the body: kept up to the size limit, refused past its deadline.
@@ -288,8 +331,10 @@ private func receiveBody(_ context: DaemonContext, _ state: RequestState, _ conn
                          _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>) -> MHD_Result {
     let limits = context.configuration
     let size = uploadDataSize.pointee
+    // Whatever is refused, this piece is read.
+    uploadDataSize.pointee = 0
     if monotonicNanoseconds() &- state.began > UInt64(limits.bodyDeadlineSeconds) * 1_000_000_000 {
-        return refuseMidBody(context, state, connection, method, .late, 408, "Request Timeout",
+        return refuseBeforeBody(context, state, method, .late, 408, "Request Timeout",
                              "the body did not arrive within \(limits.bodyDeadlineSeconds) seconds")
     }
     if let uploadData, !state.bodyTooLarge {
@@ -303,11 +348,11 @@ private func receiveBody(_ context: DaemonContext, _ state: RequestState, _ conn
         }
         state.bodyCounted += size
         if mine > share {
-            return refuseMidBody(context, state, connection, method, .clientBodies, 429, "Too Many Requests",
+            return refuseBeforeBody(context, state, method, .clientBodies, 429, "Too Many Requests",
                                  "this client is sending as many request bodies as one client may; retry in a second")
         }
         if total + size > limits.bodyMemoryBudget {
-            return refuseMidBody(context, state, connection, method, .bodies, 503, "Service Unavailable",
+            return refuseBeforeBody(context, state, method, .bodies, 503, "Service Unavailable",
                                  "too many request bodies are being received; retry in a second")
         }
         if state.body.count + size > limits.maxBodySize {
@@ -317,7 +362,6 @@ private func receiveBody(_ context: DaemonContext, _ state: RequestState, _ conn
             state.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
         }
     }
-    uploadDataSize.pointee = 0
     return .YES
 }
 
@@ -346,14 +390,11 @@ func problemJSON(_ status: Int, _ title: String, _ detail: String) -> [UInt8] {
 /// copied it, leaves its array to the connection's scratch buffers.
 func queue(_ connection: OpaquePointer, _ response: consuming HTTPResponse, context: DaemonContext,
            state: RequestState) -> MHD_Result {
-    if state.closeAfterAnswer || context.draining.load(ordering: .relaxed) {
-        // Once, on the answer itself: a held request's answer is queued through here again.
+    if context.draining.load(ordering: .relaxed) {
         // While draining, every answer closes its connection, so a proxy's kept-alive
-        // connections leave this server for the others as they are used.
-        if case .held = response.body {} else {
-            state.closeAfterAnswer = false
-            response.headers.append(("Connection", "close"))
-        }
+        // connections leave this server for the others as they are used. Once, on the
+        // answer itself: a held request's answer is queued through here again.
+        if case .held = response.body {} else { response.headers.append(("Connection", "close")) }
     }
     if let seconds = response.sendTimeoutSeconds { sb_set_connection_timeout(connection, UInt32(clamping: seconds)) }
     state.answered = true

@@ -325,7 +325,7 @@ final class DaemonContext: Sendable {
             case .head: onRefusal?(Refusal(.lateHead, status: 0, client: peer))
             case .message: onRefusal?(Refusal(.late, status: 408, client: peer))
             case .answer: onRefusal?(Refusal(.slowReader, status: 0, client: peer))
-            case .idle: break
+            case .idle, .linger: break
             }
         }
     }

@@ -1,4 +1,3 @@
-import CMessageFraming
 import CMicroHTTPD
 import Synchronization
 
@@ -122,13 +121,12 @@ final class HoldLoop: Sendable {
             return (id, wake)
         }
         guard let (id, wake) = registered else { return nil }
-        // A connection whose pipelined bytes hold a refused chunked body has its reading
-        // side shut by the check (CMessageFraming): not a hang-up, and not watched as one.
-        if fd >= 0 && sb_framing_refusing(fd) == 0 {
+        if fd >= 0 {
             // One-shot, and never removed on the wake-up path (a syscall saved per request
             // woken): closing the socket takes it out of the set; a connection kept alive
             // keeps a disarmed entry whose id is stale, re-armed with a new id (MOD) when
-            // its next request is parked, and ignored if it fires before.
+            // its next request is parked, and ignored if it fires before. The peer's
+            // hang-up shows whatever it sent after the held request, unread.
             var event = epoll_event()
             event.events = EPOLLRDHUP.rawValue | EPOLLONESHOT.rawValue
             event.data.u64 = id

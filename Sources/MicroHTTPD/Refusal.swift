@@ -3,9 +3,12 @@
 /// have every answer, not only the handler's.
 package struct Refusal: Sendable {
     package enum Reason: String, Sendable, CaseIterable {
-        /// 400: framing a request could be smuggled through (a chunked body's chunk lines
-        /// and trailers included), or a field libmicrohttpd would misread.
+        /// 400: framing a request could be smuggled through, or a field libmicrohttpd would
+        /// misread.
         case malformed
+        /// 411: a body sent chunked, without a `Content-Length` (RFC 9112 6.3); answered
+        /// from the request's head, so libmicrohttpd never parses its chunks.
+        case lengthRequired = "length_required"
         /// 505: an HTTP version other than 1.0 and 1.1.
         case version
         /// 413: a declared or received body past the limit.
@@ -48,10 +51,11 @@ package struct Refusal: Sendable {
         self.target = target
     }
 
-    /// The reason of a refusal the framing checks answered with `status`.
-    static func reason(ofFraming status: Int) -> Reason {
+    /// The reason of a refusal the checks of a request's head answered with `status`.
+    static func reason(ofHead status: Int) -> Reason {
         switch status {
         case 505: .version
+        case 411: .lengthRequired
         case 413: .contentTooLarge
         case 414: .targetTooLong
         case 431: .headersTooLarge

@@ -1,4 +1,3 @@
-import CMessageFraming
 import CMicroHTTPD
 import Dispatch
 import ServerSystem
@@ -9,9 +8,9 @@ import SystemSupport
 /// request whose head arrived (its body as framed: chunk-size lines, extensions, data and
 /// trailers, which libmicrohttpd reads without telling the handler), or for its client to
 /// read an answer, is cut off once its deadline passes. A late head is closed; a late
-/// message is answered 408 and closed; an answer not read in time is closed (a slow
-/// reader); a kept-alive connection idle past the head's deadline is closed and not counted
-/// as a refusal. Checked once a second by a timer of its own; a request only stores its
+/// message is answered 408, then closed after a lingering close (``Phase/linger``); an
+/// answer not read in time is closed (a slow reader); a kept-alive connection idle past the
+/// head's deadline is closed and not counted as a refusal. Checked once a second by a timer of its own; a request only stores its
 /// deadline (``Watch``) and clears it, lock-free.
 final class RequestDeadlines: Sendable {
     /// What a connection is waiting for.
@@ -26,6 +25,12 @@ final class RequestDeadlines: Sendable {
         /// The next request on a kept-alive connection (from the end of the previous one):
         /// closed at the head's deadline, as an idle connection, not a refusal.
         case idle
+        /// A lingering close: an answer was written straight to the socket before the
+        /// request's body was read, and its sending side shut. What the client still sends
+        /// is read and dropped (so that its unread bytes do not reset the connection and
+        /// lose the answer) until ``RequestDeadlines/linger`` has passed; then both sides
+        /// are shut, not counted again.
+        case linger
     }
 
     /// One connection's socket, its deadline (0: none pending) and what it waits for.
@@ -35,9 +40,11 @@ final class RequestDeadlines: Sendable {
         let peer: IPAddress
         let deadline = Atomic<UInt64>(0)
         let phase = Atomic<UInt8>(Phase.head.rawValue)
-        /// Answered 408 by a sweep: counted as `late` already, so never also as
-        /// libmicrohttpd's refusal when the request ends in error.
-        let answeredLate = Atomic<Bool>(false)
+        /// A final answer was written straight to the socket (a refusal before the body was
+        /// read, or a 408 by a sweep): counted already, so never also as libmicrohttpd's
+        /// refusal; what the client still sends is dropped, and the connection closes when
+        /// the request ends. Never cleared: the connection does not outlive it.
+        let lingering = Atomic<Bool>(false)
         init(fd: Int32, peer: IPAddress) {
             self.fd = fd
             self.peer = peer
@@ -50,6 +57,17 @@ final class RequestDeadlines: Sendable {
 
         /// Nothing is awaited from the client: the request is being answered.
         func clear() { deadline.store(0, ordering: .relaxed) }
+
+        /// Writes a final answer straight to the socket, shuts its sending side, and starts
+        /// the lingering close that lets a client still sending read it.
+        func answerAndLinger(status: Int, title: String, body: [UInt8], lingerNanoseconds: UInt64) {
+            lingering.store(true, ordering: .relaxed)
+            _ = body.withUnsafeBytes { bytes in
+                sb_write_final_answer(fd, "\(status) \(title)", "application/problem+json",
+                                      bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+            }
+            wait(for: .linger, until: monotonicNanoseconds() &+ lingerNanoseconds)
+        }
     }
 
     /// Nanoseconds a head may take.
@@ -58,6 +76,10 @@ final class RequestDeadlines: Sendable {
     let message: UInt64
     /// Nanoseconds a client may take to read an answer, from its queueing.
     let answer: UInt64
+    /// Nanoseconds a lingering close reads and drops what a refused client still sends.
+    let linger: UInt64 = 5_000_000_000
+    /// Bytes a lingering close reads and drops at most, before it closes.
+    static let lingerBytes = 16 << 20
     /// Told of each connection cut, with its peer, on the timer's thread.
     private let onCut: (@Sendable (Phase, IPAddress) -> Void)?
     private let watched = Locked<[ObjectIdentifier: Watch]>([:])
@@ -115,14 +137,12 @@ final class RequestDeadlines: Sendable {
                 watch.deadline.store(0, ordering: .relaxed)
                 let phase = Phase(rawValue: watch.phase.load(ordering: .relaxed)) ?? .head
                 if phase == .message {
-                    watch.answeredLate.store(true, ordering: .relaxed)
-                    _ = Self.lateBody.withUnsafeBytes { bytes in
-                        sb_send_final_response_fd(watch.fd, "408 Request Timeout", "application/problem+json",
-                                                  bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-                    }
+                    // Answered, then read and dropped until the linger passes.
+                    watch.answerAndLinger(status: 408, title: "Request Timeout", body: Self.lateBody, lingerNanoseconds: linger)
+                } else {
+                    shutdown(watch.fd, Int32(SHUT_RDWR))
                 }
-                shutdown(watch.fd, Int32(SHUT_RDWR))
-                if phase != .idle { cut.append((phase, watch.peer)) }
+                if phase != .idle && phase != .linger { cut.append((phase, watch.peer)) }
             }
         }
         if let onCut { for (phase, peer) in cut { onCut(phase, peer) } }

@@ -25,7 +25,7 @@ final class RequestState {
     @exclusivity(unchecked) var body: [UInt8] = []
     @exclusivity(unchecked) var bodyTooLarge = false
     /// Values of the headers the handler reads (``HTTPRequest/headers``), taken with the
-    /// framing checks.
+    /// checks of the request's head.
     @exclusivity(unchecked) var headers = HeaderValues()
     /// Set while the request is parked; its answer is queued when libmicrohttpd calls the
     /// access handler again after the resume.
@@ -45,22 +45,19 @@ final class RequestState {
     let peer: IPAddress
     let peerTrusted: Bool
     /// The client the request counts for: the peer, or the client a trusted peer
-    /// forwarded (set with the framing checks).
+    /// forwarded (set with the checks of the request's head).
     @exclusivity(unchecked) var client: IPAddress
     /// Whether ``client`` is the one a trusted peer's forwarded header named.
     @exclusivity(unchecked) var forwarded = false
     /// When what the connection waits for is due (``RequestDeadlines``).
     let watch: RequestDeadlines.Watch
-    /// The answer closes the connection (an HTTP/1.0 request with a transfer coding,
-    /// whose end RFC 9112 6.1 says the server cannot trust).
-    @exclusivity(unchecked) var closeAfterAnswer = false
     /// An answer was queued for the request (none: libmicrohttpd answered, or nobody did).
     @exclusivity(unchecked) var answered = false
     /// Bytes of the body counted in ``DaemonContext/bodyBytes``.
     @exclusivity(unchecked) var bodyCounted = 0
-    /// The method of a request with a chunked body: named by the refusal of its framing,
-    /// which is reported when the request completes (`CMessageFraming`).
-    @exclusivity(unchecked) var chunkedMethod: String?
+    /// Bytes read and dropped after a refusal written before the body was read (a
+    /// lingering close); the connection closes past ``RequestDeadlines/lingerBytes``.
+    @exclusivity(unchecked) var dropped = 0
 
     init(headerNames: [String], peer: IPAddress, peerTrusted: Bool, fd: Int32) {
         self.headerNames = headerNames
@@ -121,9 +118,7 @@ final class RequestState {
         }
         started = false
         bodyTooLarge = false
-        closeAfterAnswer = false
         answered = false
-        if chunkedMethod != nil { chunkedMethod = nil }
         held = nil
         if !heldHeaders.isEmpty { heldHeaders = [] }
         if target.capacity > Self.keptCapacity { target = [] }

@@ -54,7 +54,7 @@ final class Metrics: Sendable {
     /// Refusals for a share taken, by ``Share``.
     private let shareRefusals: InlineArray<5, Atomic<Int>>
     /// The daemon's refusals, by ``Refusal/Reason`` (in `allCases` order).
-    private let refusals: InlineArray<11, Atomic<Int>>
+    private let refusals: InlineArray<12, Atomic<Int>>
 
     /// What a client or the server had taken all of when a request was refused.
     enum Share: Int, CaseIterable, Sendable {

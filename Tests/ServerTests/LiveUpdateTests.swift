@@ -240,6 +240,31 @@ struct LiveUpdateTests {
         #expect(try eventually { try Self.serverSockets(port: f.port) <= baseline }, "server sockets: \(baseline) before")
     }
 
+    /// Whatever a client sent after its held poll (a chunked body, a body cut short, another
+    /// request), its hang-up ends the poll at once, and no socket is left in CLOSE-WAIT.
+    @Test func aHeldPollEndsWithItsConnectionWhateverFollowsIt() throws {
+        let f = try Fixture()
+        _ = try RawHTTP.get("/healthz", port: f.port)
+        let baseline = try Self.serverSockets(port: f.port)
+        let poll = "GET /v1/manifest HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(f.etag)\r\nPrefer: wait=300\r\n\r\n"
+        let behind = [
+            "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+            "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"urls\":",
+            "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+        ]
+        var clients: [RawHTTP.Connection] = []
+        for i in 0..<90 {
+            let c = try RawHTTP.Connection(port: f.port)
+            c.send(Array((poll + behind[i % behind.count]).utf8))
+            clients.append(c)
+        }
+        #expect(try eventually { try f.metric("switchboard_held_polls") == 90 })
+        clients.removeAll()  // closes every client socket
+        #expect(try eventually { try f.metric("switchboard_held_polls") == 0 })
+        #expect(try eventually { try Self.serverSockets(port: f.port) <= baseline }, "server sockets: \(baseline) before")
+        #expect(try Self.serverSockets(port: f.port, state: "08") == 0, "sockets in CLOSE-WAIT")
+    }
+
     @Test func aStreamSeesReloadsAndARefusalInOrder() throws {
         let f = try Fixture()
         let first = f.etag
@@ -366,8 +391,9 @@ struct LiveUpdateTests {
     /// Descriptors this process holds for the server's side of its connections (the
     /// listening socket included): sockets bound to `port`, found by inode in
     /// `/proc/self/net/tcp` and matched with `/proc/self/fd`, so that other suites running
-    /// at the same time do not count.
-    static func serverSockets(port: Int) throws -> Int {
+    /// at the same time do not count. Only those in TCP state `state` when one is given
+    /// (as /proc/net/tcp writes it: "08" is CLOSE-WAIT).
+    static func serverSockets(port: Int, state: String? = nil) throws -> Int {
         let hex = String(port, radix: 16, uppercase: true)
         let hexPort = ":" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
         // Read to the end: /proc reports no size, and the table is long with 200 clients.
@@ -376,7 +402,7 @@ struct LiveUpdateTests {
         var inodes = Set<String>()
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
-            if fields.count > 9, fields[1].hasSuffix(hexPort) { inodes.insert(String(fields[9])) }
+            if fields.count > 9, fields[1].hasSuffix(hexPort), state.map({ fields[3] == $0 }) ?? true { inodes.insert(String(fields[9])) }
         }
         let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
         return fds.filter { fd in

@@ -65,13 +65,17 @@ enum RawHTTP {
             }
         }
 
-        func send(_ bytes: [UInt8]) {
+        /// Sends every byte it can; returns how many were sent (fewer when the connection
+        /// failed, reset by the server for one).
+        @discardableResult
+        func send(_ bytes: [UInt8]) -> Int {
             var sent = 0
             while sent < bytes.count {
                 let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                if n <= 0 { return }
+                if n <= 0 { return sent }
                 sent += n
             }
+            return sent
         }
 
         /// What arrives next: bytes, `[]` when nothing came within the receive timeout,
