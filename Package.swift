@@ -49,10 +49,14 @@ let package = Package(
         // homes of unsafe pointers.
         .systemLibrary(name: "CServerSystem"),
         .target(name: "ServerSystem", dependencies: ["CServerSystem", "SystemSupport"]),
-        // The HTTP daemon: with SystemSupport, ServerSystem and Gzip, the only home of unsafe
-        // pointers, and of every Unmanaged.
+        // The HTTP daemon: its mechanism (Mechanism/: the daemon, callbacks, requests and
+        // responses, the hold loop, event streams) apart from its admission (Admission/:
+        // trusted proxies, shares, deadlines, refusals). With SystemSupport, ServerSystem and
+        // Gzip, the only home of unsafe pointers, and of every Unmanaged.
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD", "SystemSupport", "ServerSystem"]),
-        // The HTTP API: endpoints, manifest store and reloader, metrics.
+        // The HTTP API, a folder per concern: Endpoints/, the manifest's lifecycle (Manifest/:
+        // store, reloader, live updates), request policy (Policy/: limits, expensive work,
+        // CORS) and Observability/ (metrics, route hits).
         .target(
             name: "SwitchboardServer",
             dependencies: ["Switchboard", "SwitchboardTooling", "RouteMatching", "MicroHTTPD", "Gzip", "SystemSupport", "ServerSystem", .product(name: "Logging", package: "swift-log")],
@@ -75,9 +79,7 @@ let package = Package(
                 "SwitchboardTooling",
                 "RouteMatching",
                 "SwitchboardServer",
-                "MicroHTTPD",
                 "SystemSupport",
-                "ServerSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

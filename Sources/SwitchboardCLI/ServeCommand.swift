@@ -2,7 +2,6 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
-import MicroHTTPD
 import Switchboard
 import SwitchboardServer
 import Synchronization
@@ -216,12 +215,11 @@ struct ServeCommand: ParsableCommand {
         do {
             let s = settings
             let access = accessLog || ProcessInfo.processInfo.environment["SWITCHBOARD_ACCESS_LOG"] == "1"
-            var http = HTTPDaemon.Configuration()
-            http.trustedProxies = (try? trustedProxies) ?? TrustedProxies()
-            let started = try SwitchboardServer(
-                configuration: .init(manifestPath: s.config, host: s.host, port: s.port, threads: s.threads, http: http,
-                                     logger: logger, accessLog: access, ui: !noUI, limits: limits,
-                                     crossOrigin: try? crossOrigin))
+            var configuration = SwitchboardServer.Configuration(
+                manifestPath: s.config, host: s.host, port: s.port, threads: s.threads, logger: logger, accessLog: access,
+                ui: !noUI, limits: limits, crossOrigin: try? crossOrigin)
+            configuration.trustedProxies = (try? trustedProxies) ?? TrustedProxies()
+            let started = try SwitchboardServer(configuration: configuration)
             server.withLock { $0 = started }
             // A signal that came while starting found no server to stop or drain.
             if stopRequested.load(ordering: .acquiring) {

@@ -7,6 +7,11 @@ import ServerSystem
 import Synchronization
 import SystemSupport
 
+/// What the command line sets of the HTTP layer, named here: it reaches the server through
+/// this module alone.
+package typealias TrustedProxies = MicroHTTPD.TrustedProxies
+package typealias ForwardedHeader = MicroHTTPD.ForwardedHeader
+
 /// The Switchboard HTTP service: the manifest store, its reloader (inotify on the
 /// manifest's folder, plus ``reload()`` for SIGHUP) and the HTTP daemon.
 ///
@@ -31,6 +36,11 @@ package final class SwitchboardServer: Sendable {
         package var accessLog: Bool
         /// Serve the route explorer at `/` and `/ui/` (`serve --no-ui` turns it off).
         package var ui: Bool
+        /// The proxies whose forwarded client is believed, and the header they forward it in.
+        package var trustedProxies: TrustedProxies {
+            get { http.trustedProxies }
+            set { http.trustedProxies = newValue }
+        }
         /// What one request may ask for.
         package var limits: RequestLimits
         /// The origins whose pages may read the API (`serve --cors-origin`); nil: none.
