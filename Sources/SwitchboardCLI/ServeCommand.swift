@@ -76,7 +76,7 @@ struct ServeCommand: ParsableCommand {
     var maxBatchResponseBytes = RequestLimits().batchResponseBytes
 
     @Option(name: .customLong("max-expensive-requests"),
-            help: "Batches, explain=near and validate requests in progress at once; more get 503 with Retry-After [default: 4].")
+            help: "Batches, explain=near, explain=1 of a URL over 1 KiB and validate requests in progress at once; more get 503 with Retry-After [default: 4].")
     var maxExpensiveRequests = RequestLimits().expensiveRequests
 
     @Option(name: .customLong("max-stream-seconds"),

@@ -44,7 +44,8 @@ final class SwitchboardAPI: HTTPHandler {
     let accessLog: Logger?
     /// The route explorer's files; nil with `serve --no-ui`.
     let explorer: ExplorerAssets?
-    /// Batches, `explain=near` and validation: bounded, and run off the daemon's threads.
+    /// Batches, `explain=near`, `explain=1` of a long URL and validation: bounded, and run
+    /// off the daemon's threads.
     let expensive: ExpensiveWork
     /// The origins whose pages may read the API (`serve --cors-origin`); nil: none.
     let crossOrigin: CrossOrigin?

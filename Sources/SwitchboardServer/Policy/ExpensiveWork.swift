@@ -4,7 +4,7 @@ import Synchronization
 import SystemSupport
 
 /// Where requests whose cost grows with what they ask run: batches (`POST /v1/resolve`),
-/// `explain=near` and `POST /v1/validate`. One at a time, on a thread of their own, their
+/// `explain=near`, `explain=1` of a URL longer than 1 KiB and `POST /v1/validate`. One at a time, on a thread of their own, their
 /// connection parked meanwhile (a ``HeldRequest``): the daemon's threads stay free for
 /// the cheap requests of everyone else. At most ``RequestLimits/expensiveRequests`` are taken
 /// at once, from their start until their answer has been sent (or their client left), so
@@ -59,12 +59,12 @@ final class ExpensiveWork: Sendable {
         let limits = self.limits
         let refusal: Problem? = taken.withLock { t in
             if t.total >= limits.expensiveRequests {
-                return Problem.unavailable("\(limits.expensiveRequests) batch, explain=near or validate requests are in progress; retry in a second",
+                return Problem.unavailable("\(limits.expensiveRequests) batch, explain or validate requests are in progress; retry in a second",
                                            retryAfter: 1)
             }
             let mine = t.perBlock[client, default: 0]
             if mine >= limits.expensivePerClient {
-                return Problem.tooManyRequests("this client has \(mine) batch, explain=near or validate requests in progress, as many as one client may; retry in a second",
+                return Problem.tooManyRequests("this client has \(mine) batch, explain or validate requests in progress, as many as one client may; retry in a second",
                                                retryAfter: 1)
             }
             t.total += 1

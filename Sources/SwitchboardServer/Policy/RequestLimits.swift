@@ -1,6 +1,6 @@
 /// What one request may ask of the server (`serve`'s options; docs/http-api.md): the size of a
 /// batch and of its answer, and how many expensive requests (batches, `explain=near`,
-/// validation) may be in progress at once.
+/// `explain=1` of a URL longer than 1 KiB, validation) may be in progress at once.
 package struct RequestLimits: Sendable, Equatable {
     /// URLs in one `POST /v1/resolve` (`--max-batch-urls`).
     package var batchURLs: Int
