@@ -114,10 +114,10 @@ package final class SwitchboardServer: Sendable {
         let untrusted = UntrustedForwardingWarning(logger: logger)
         http.onUntrustedForwarding = { peer, header in untrusted.sent(peer, header) }
         let accessLog = configuration.accessLog ? logger : nil
-        http.onShareTaken = { block in
-            metrics.recordShareRefusal(.clientConnections)
-            warning.taken(block, what: "connections")
-            accessLog?.info("refused", metadata: ["reason": "share", "status": "0", "client": "\(block)"])
+        http.onShareTaken = { block, atShare in
+            metrics.recordShareRefusal(atShare ? .clientConnections : .serverConnections)
+            if atShare { warning.taken(block, what: "connections") }
+            accessLog?.info("refused", metadata: ["reason": atShare ? "share" : "connection_limit", "status": "0", "client": "\(block)"])
         }
         http.onRefusal = { refusal in
             metrics.recordRefusal(refusal.reason)

@@ -288,15 +288,107 @@ struct AddressShareTests {
     }
 
     @Test func aBlockHoldsItsLimitAndNoMore() {
-        let shares = AddressShares(limit: 2)
-        let a = Self.share("198.51.100.1"), b = Self.share("198.51.100.2"), other = Self.share("198.51.101.1")
-        _ = shares.opened(a)
-        _ = shares.opened(b)
-        #expect(!shares.admits(Self.share("198.51.100.3")))
-        #expect(shares.admits(other))
-        shares.closed(a)
-        #expect(shares.admits(a))
-        shares.closed(b)
+        let shares = AddressShares(capacity: 100, perBlock: 2)
+        let a = Self.share("198.51.100.1"), other = Self.share("198.51.101.1")
+        let first = Self.watch("198.51.100.1"), second = Self.watch("198.51.100.2")
+        _ = shares.opened(first, block: a)
+        _ = shares.opened(second, block: a)
+        #expect(shares.admit(Self.share("198.51.100.3")) == .refused(atShare: true))
+        #expect(shares.admit(other) == .admitted)
+        shares.closed(first, block: a)
+        #expect(shares.admit(a) == .admitted)
+        shares.closed(second, block: a)
         #expect(shares.count(a) == 0)
+    }
+
+    /// Once every connection is taken, a block below its fair share is admitted and the
+    /// block holding the most gives way: its connection idle the longest is shut.
+    @Test func aFullPoolMakesRoomForANewBlock() throws {
+        let shares = AddressShares(capacity: 4, perBlock: 4)
+        let hog = Self.share("198.51.100.1")
+        var watches: [RequestDeadlines.Watch] = []
+        for i in 0..<4 {
+            let watch = try Self.socketWatch("198.51.100.\(i + 1)")
+            watch.wait(for: .idle, until: 1_000 + UInt64(i))
+            #expect(shares.opened(watch, block: hog))
+            watches.append(watch)
+        }
+        #expect(shares.admit(hog) == .refused(atShare: true))
+        let newcomer = Self.share("203.0.113.9")
+        #expect(shares.admit(newcomer) == .admittedInPlaceOf(watches[0].peer))
+        // The shut socket reads its end.
+        var byte: UInt8 = 0
+        #expect(recv(watches[0].fd, &byte, 1, Int32(MSG_DONTWAIT)) == 0)
+        shares.closed(watches[0], block: hog)
+        _ = shares.opened(Self.watch("203.0.113.9"), block: newcomer)
+        // Two blocks, a share of 2 each: the hog (3) gives way to the newcomer again, but
+        // not to a third block once every block holds its share.
+        #expect(shares.admit(newcomer) == .admittedInPlaceOf(watches[1].peer))
+        for watch in watches { close(watch.fd) }
+    }
+
+    static func watch(_ address: String) -> RequestDeadlines.Watch {
+        RequestDeadlines.Watch(fd: -1, peer: IPAddress(address)!)
+    }
+
+    /// A watch on one end of a socket pair, so that shutting it can be seen.
+    static func socketWatch(_ address: String) throws -> RequestDeadlines.Watch {
+        var pair: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        return RequestDeadlines.Watch(fd: pair[0], peer: IPAddress(address)!)
+    }
+}
+
+/// Max-min fair places: room for anyone while there is room, a fair share for everyone once
+/// the pool is full, and the largest holder gives way first.
+struct FairSharesTests {
+    @Test func aHolderAloneTakesMostAndANewcomerItsShare() {
+        var pool = FairShares<String>(capacity: 10, perHolder: 9)
+        for _ in 0..<9 { #expect(pool.take("hog") == .granted) }
+        #expect(pool.take("hog") == .refused(atShare: true))
+        #expect(pool.take("a") == .granted)
+        // Full: b's share is 10/3 = 3; the hog, above it, gives way.
+        #expect(pool.take("b") == .grantedFrom("hog"))
+        pool.release("hog")
+        #expect(pool.take("b") == .grantedFrom("hog"))
+        pool.release("hog")
+        #expect(pool.take("b") == .grantedFrom("hog"))
+        pool.release("hog")
+        // b holds its share of 3: refused, its own share taken.
+        #expect(pool.take("b") == .refused(atShare: true))
+        // a holds 1 of its 3: the hog (6) gives way again.
+        #expect(pool.take("a") == .grantedFrom("hog"))
+        pool.release("hog")
+        #expect(pool.places(of: "hog") == 5 && pool.places(of: "a") == 2 && pool.places(of: "b") == 3)
+        #expect(pool.total == 10)
+    }
+
+    @Test func nobodyGivesWayWhenEveryHolderHoldsItsShare() {
+        var pool = FairShares<Int>(capacity: 4)
+        for holder in 0..<4 { #expect(pool.take(holder) == .granted) }
+        // A fifth holder's share is 4/5, at least 1; nobody holds more than 1.
+        #expect(pool.take(4) == .refused(atShare: false))
+        pool.release(2)
+        #expect(pool.take(4) == .granted)
+        #expect(pool.holders == 4)
+    }
+
+    /// The largest holder is tracked as counts move, without a scan.
+    @Test func theLargestHolderFollowsReleases() {
+        var pool = FairShares<String>(capacity: 6)
+        for _ in 0..<3 { _ = pool.take("x") }
+        for _ in 0..<2 { _ = pool.take("y") }
+        _ = pool.take("z")
+        pool.release("x")
+        #expect(pool.take("y") == .granted)
+        // Full: x 2, y 3, z 1. y is the largest, and gives way to a newcomer (share 6/4 = 1).
+        #expect(pool.verdict(for: "w") == .grantedFrom("y"))
+        pool.release("y")
+        pool.release("x")
+        #expect(pool.take("z") == .granted)
+        #expect(pool.take("w") == .granted)
+        // Full: x 1, y 2, z 2, w 1; a newcomer's share is 6/5 = 1, and y or z gives way.
+        guard case .grantedFrom(let giver) = pool.verdict(for: "u") else { Issue.record("no place for a newcomer"); return }
+        #expect(giver == "y" || giver == "z")
     }
 }

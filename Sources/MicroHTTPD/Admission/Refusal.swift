@@ -29,6 +29,10 @@ package struct Refusal: Sendable {
         case bodies
         /// An error libmicrohttpd answered itself (a request it could not read).
         case libmicrohttpd
+        /// Cut to make room: every connection was taken, a block below its fair share
+        /// arrived, and this connection of the block holding the most (idle the longest,
+        /// else the slowest) was shut (``AddressShares``).
+        case gaveWay = "gave_way"
     }
 
     package let reason: Reason

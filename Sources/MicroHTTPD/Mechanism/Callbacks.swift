@@ -14,16 +14,24 @@ import SystemSupport
 // notifications that begin and end a lifetime touch the reference count.
 
 /// libmicrohttpd's accept policy: once the daemon is stopping, a new connection is closed
-/// as soon as it is accepted (`HTTPDaemon.stop`); one from a block that holds its share
-/// is closed too, unless it comes from a trusted proxy.
+/// as soon as it is accepted (`HTTPDaemon.stop`); one its block's share does not admit
+/// (``AddressShares``) is closed too, unless it comes from a trusted proxy.
 func acceptPolicy(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
     guard let cls else { return .YES }
     return Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
         if context.refusing.load(ordering: .relaxed) { return .NO }
         let peer = IPAddress(sb_address_ip(address))
-        if context.isTrusted(peer) || context.shares.admits(peer.block) { return .YES }
-        context.configuration.onShareTaken?(peer.block)
-        return .NO
+        if context.isTrusted(peer) { return .YES }
+        switch context.shares.admit(peer.block) {
+        case .admitted:
+            return .YES
+        case .admittedInPlaceOf(let gaveWay):
+            context.configuration.onRefusal?(Refusal(.gaveWay, status: 0, client: gaveWay))
+            return .YES
+        case .refused(let atShare):
+            context.configuration.onShareTaken?(peer.block, atShare)
+            return .NO
+        }
     }
 }
 
@@ -42,7 +50,7 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
             socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
             context.connectionStates.wrappingAdd(1, ordering: .relaxed)
             // Past its share (another thread took the last slot): shut down before any read.
-            if !state.peerTrusted && !context.shares.opened(peer.block) { shutdown(state.watch.fd, Int32(SHUT_RDWR)) }
+            if !state.peerTrusted && !context.shares.opened(state.watch, block: peer.block) { shutdown(state.watch.fd, Int32(SHUT_RDWR)) }
             context.deadlines.opened(state.watch)
         }
     } else if let state = socketContext.pointee {
@@ -50,7 +58,7 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
         let (counted, peer, trusted, watch) = request._withUnsafeGuaranteedRef { ($0.counted, $0.peer, $0.peerTrusted, $0.watch) }
         context._withUnsafeGuaranteedRef { context in
             if counted { context.inFlight.wrappingSubtract(1, ordering: .releasing) }
-            if !trusted { context.shares.closed(peer.block) }
+            if !trusted { context.shares.closed(watch, block: peer.block) }
             context.deadlines.closed(watch)
         }
         request.release()

@@ -26,12 +26,19 @@ package final class HTTPDaemon: Sendable {
         /// 0 picks a free port; read it back from ``HTTPDaemon/port``.
         package var port: Int
         package var threads: Int
-        /// Connections in all, held polls and event streams included; lowered to the
-        /// descriptors the process may open by ``DescriptorLimit/fitting(_:)``.
+        /// Connections in all, held polls and event streams included, shared max-min fairly
+        /// among client blocks (``AddressShares``); lowered to the descriptors the process
+        /// may open by ``DescriptorLimit/fitting(_:)``.
         package var connectionLimit: Int
-        /// Connections one client may hold (slowloris): counted by /24 for IPv4 and by /64
-        /// for IPv6, the blocks one holder gets whole.
+        /// Connections one client may hold at most, however many are free (slowloris):
+        /// counted by /24 for IPv4 and by /64 for IPv6, the blocks one holder gets whole.
         package var perIPConnectionLimit: Int
+        /// Connections libmicrohttpd accepts past ``connectionLimit``: it stops accepting at
+        /// its own limit, leaving connections unseen in the listen queue, so its limit is
+        /// set above the shares' for them to see, count and refuse every connection (and
+        /// for a block below its share to be admitted while another's gives way).
+        package var connectionHeadroom: Int { Self.headroom(connectionLimit) }
+        static func headroom(_ limit: Int) -> Int { max(8, limit / 32) }
         /// Seconds of inactivity before a connection is closed.
         package var timeoutSeconds: Int
         /// Per-connection memory: bounds the request line and headers (beyond it,
@@ -70,10 +77,11 @@ package final class HTTPDaemon: Sendable {
         /// forwarded header (which one, `Forwarded` first), on the thread reading it: a
         /// proxy nobody named, whose clients then all count as one.
         package var onUntrustedForwarding: (@Sendable (IPAddress, ForwardedHeader) -> Void)?
-        /// Told of a block refused a connection for taking its share (``perIPConnectionLimit``),
-        /// on the thread accepting it: behind a proxy not named in ``trustedProxies``, that
-        /// is every client at once.
-        package var onShareTaken: (@Sendable (ClientBlock) -> Void)?
+        /// Told of a connection refused, on the thread accepting it, with its block and
+        /// whether the block held its share (`true`; behind a proxy not named in
+        /// ``trustedProxies``, that is every client at once) or every connection was taken
+        /// and no block held more than its share (`false`).
+        package var onShareTaken: (@Sendable (ClientBlock, _ atShare: Bool) -> Void)?
         /// Told of every request the daemon refuses and every connection it cuts past a
         /// deadline (``Refusal``), on the thread that refuses it: for the access log and
         /// `/metrics`.
@@ -145,7 +153,7 @@ package final class HTTPDaemon: Sendable {
             config.host = host
             config.port = UInt16(clamping: configuration.port)
             config.threads = UInt32(max(1, configuration.threads))
-            config.connection_limit = UInt32(configuration.connectionLimit)
+            config.connection_limit = UInt32(configuration.connectionLimit + configuration.connectionHeadroom)
             // Counted here by /24 and /64, trusted proxies apart (``AddressShares``), not per
             // address by libmicrohttpd.
             config.per_ip_limit = 0
@@ -233,8 +241,8 @@ package final class HTTPDaemon: Sendable {
         var report = StopReport()
         report.resumesPending = state.holdLoop.waitForResumes(within: Self.resumeBound)
         if report.resumesPending > 0 { return report }
-        // MHD_DAEMON_INFO_CURRENT_CONNECTIONS reads 0 in thread-pool mode, and idle
-        // keep-alive connections need no waiting for: count requests in flight.
+        // MHD_DAEMON_INFO_CURRENT_CONNECTIONS counts idle keep-alive connections too, which
+        // need no waiting for: count requests in flight.
         while state.inFlight.load(ordering: .acquiring) > 0 && clock.now < deadline {
             usleep(10_000)
         }
@@ -317,7 +325,7 @@ final class DaemonContext: Sendable {
         self.handler = handler
         self.holdLoop = holdLoop
         self.streams = OpenStreams(holdLoop: holdLoop)
-        self.shares = AddressShares(limit: configuration.perIPConnectionLimit)
+        self.shares = AddressShares(capacity: configuration.connectionLimit, perBlock: configuration.perIPConnectionLimit)
         let onRefusal = configuration.onRefusal
         self.deadlines = RequestDeadlines(headSeconds: configuration.headDeadlineSeconds, messageSeconds: configuration.bodyDeadlineSeconds,
                                           answerSeconds: configuration.answerDeadlineSeconds) { phase, peer in

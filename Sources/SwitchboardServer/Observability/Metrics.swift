@@ -46,20 +46,20 @@ final class Metrics: Sendable {
     private let outcomes: InlineArray<4, Atomic<Int>>
     /// The latency histogram's buckets (the last one above every bound), the number of
     /// requests timed and their total in nanoseconds.
-    private let latency: InlineArray<12, Atomic<Int>>
+    private let latency: InlineArray<13, Atomic<Int>>
     private let latencyCount = Atomic<Int>(0)
     private let latencyNanoseconds = Atomic<Int>(0)
     /// Requests a trusted proxy forwarded, its header naming their client.
     private let forwarded = Atomic<Int>(0)
     /// Refusals for a share taken, by ``Share``.
-    private let shareRefusals: InlineArray<5, Atomic<Int>>
+    private let shareRefusals: InlineArray<6, Atomic<Int>>
     /// The daemon's refusals, by ``Refusal/Reason`` (in `allCases` order).
-    private let refusals: InlineArray<12, Atomic<Int>>
+    private let refusals: InlineArray<13, Atomic<Int>>
 
     /// What a client or the server had taken all of when a request was refused.
     enum Share: Int, CaseIterable, Sendable {
-        /// A client block's connections, cut at accept.
-        case clientConnections
+        /// A client block's connections, cut at accept; every connection, none to give way.
+        case clientConnections, serverConnections
         /// A client block's held polls and streams; the server's.
         case clientLive, serverLive
         /// A client block's expensive requests; the server's.
@@ -68,6 +68,7 @@ final class Metrics: Sendable {
         var labels: String {
             switch self {
             case .clientConnections: #"share="connections",holder="client""#
+            case .serverConnections: #"share="connections",holder="server""#
             case .clientLive: #"share="live",holder="client""#
             case .serverLive: #"share="live",holder="server""#
             case .clientExpensive: #"share="expensive",holder="client""#
