@@ -131,7 +131,7 @@ package final class SwitchboardServer: Sendable {
         }
         do {
             store = try ManifestStore(path: configuration.manifestPath, logger: logger, live: live) { refusal, block in
-                metrics.recordShareRefusal(refusal == .client ? .clientLive : .serverLive)
+                metrics.recordShareRefusal(refusal == .client ? .clientLive : refusal == .server ? .serverLive : .largestLive)
                 if refusal == .client { warning.taken(block, what: "held polls and event streams") }
             }
         } catch {

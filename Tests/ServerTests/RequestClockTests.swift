@@ -83,26 +83,35 @@ struct RequestClockTests {
         #expect(metrics.contains(#"switchboard_refusals_total{reason="content_too_large"} 3"#))
     }
 
-    /// One client block takes at most an eighth of the bodies' budget: past it, 429; another
-    /// block's POST is answered meanwhile.
-    @Test func oneBlockTakesAtMostItsShareOfTheBodies() throws {
-        // 16 MiB in all: 2 MiB a block.
-        let live = try Self.server(bodySeconds: 10, budget: 16 << 20)
-        let body = #"{"urls": ["/artist/banksy"]}"# + String(repeating: " ", count: 900_000)
+    /// The bodies' budget is shared max-min fairly by client block: a block alone takes all
+    /// but room for one body (past it, 429); once the budget is full, a block below its fair
+    /// share is still given room, and the block holding the most lets its newest body go
+    /// (503 at its next piece).
+    @Test func theBlockHoldingTheMostOfTheBodiesGivesWay() throws {
+        // 4 MiB in all, 1 MiB bodies: one block alone may hold 3 MiB.
+        let live = try Self.server(bodySeconds: 10, budget: 4 << 20)
+        let body = #"{"urls": ["/artist/banksy"]}"# + String(repeating: " ", count: 1_000_000 - 29)
         func start(_ source: String) throws -> RawHTTP.Connection {
-            try RawHTTP.Connection.postingPart(of: body, sent: 800_000, port: live.port, source: source)
+            let connection = try RawHTTP.Connection.postingPart(of: body, sent: 950_000, port: live.port, source: source)
+            usleep(200_000)
+            return connection
         }
-        let mine = try (1...2).map { try start("127.0.41.\($0)") }
-        usleep(300_000)
-        let third = try start("127.0.41.3")
-        #expect(try third.response().status == 429)
+        func finish(_ connection: RawHTTP.Connection) throws -> Int {
+            connection.send(Array(body.utf8.dropFirst(950_000)))
+            return try connection.response().status
+        }
+        let mine = try (1...3).map { try start("127.0.41.\($0)") }
+        #expect(try start("127.0.41.4").response().status == 429, "past all but room for one body")
         let other = try start("127.0.42.1")
-        other.send(Array(body.utf8.dropFirst(800_000)))
-        #expect(try other.response().status == 200)
-        for c in mine { c.send(Array(body.utf8.dropFirst(800_000))) }
-        #expect(try mine.map { try $0.response().status } == [200, 200])
+        // Full (3.8 MB held, 0.95 more asked): the third block's share is a third, and the
+        // first block, above it, lets its newest body go.
+        let third = try start("127.0.43.1")
+        #expect(try finish(third) == 200)
+        #expect(try finish(other) == 200)
+        #expect(try mine.map(finish) == [200, 200, 503])
         let metrics = try RawHTTP.get("/metrics", port: live.port).text
-        #expect(metrics.contains(#"switchboard_refusals_total{reason="client_bodies"} 1"#))
+        #expect(metrics.contains(#"switchboard_refusals_total{reason="client_bodies"} 1"#), "\(metrics)")
+        #expect(metrics.contains(#"switchboard_refusals_total{reason="bodies"} 1"#), "\(metrics)")
     }
 
     /// Each refusal the daemon makes is counted by reason (the access log gets a line each:

@@ -45,7 +45,8 @@ struct RequestLimitsTests {
     }
 
     /// The expensive requests in progress are bounded: past the bound, 503 with
-    /// Retry-After, and the place is given back once the answer is out.
+    /// Retry-After; the place is given back once the work is computed, its answer kept
+    /// whole until it is sent.
     @Test func expensiveRequestsPastTheBoundGet503() throws {
         let work = ExpensiveWork(limits: RequestLimits(expensiveRequests: 1))
         let gate = DispatchSemaphore(value: 0)
@@ -57,40 +58,48 @@ struct RequestLimitsTests {
         let (second, _) = work.run(client: Self.block(2), { _ in (HTTPResponse(status: 200), .none) }, answered: { _, _ in })
         #expect(second.status == 503)
         #expect(second.headers.contains { $0 == ("Retry-After", "1") })
-        gate.signal()
-        // Woken once the work is done; its answer gives the place back when it completes.
-        let deadline = Date().addingTimeInterval(5)
-        while held.reason == nil && Date() < deadline { usleep(1000) }
-        let answer = held.answer(.woken)
-        #expect(answer.status == 200)
         #expect(work.inProgress == 1)
-        answer.onCompleted?()
+        gate.signal()
+        // Woken once the work is done, its place already given back.
+        #expect(eventually(within: 5) { held.reason != nil })
         #expect(work.inProgress == 0)
+        #expect(held.answer(.woken).status == 200)
     }
 
-    /// One client block takes at most half of the expensive places: past it, 429 with
-    /// Retry-After while another block is still served; its places come back with its answers.
-    @Test func oneClientTakesAtMostHalfTheExpensivePlaces() throws {
+    /// A block alone takes all but one expensive place (past them, 429); once all are
+    /// taken, a block below its fair share still gets one, and the block holding the most
+    /// gives its newest queued request back, answered 503 with Retry-After.
+    @Test func theBlockHoldingTheMostExpensivePlacesGivesWay() throws {
         let work = ExpensiveWork(limits: RequestLimits(expensiveRequests: 4))
         let gate = DispatchSemaphore(value: 0)
         let slow: @Sendable (ExpensiveWork.Job) -> (HTTPResponse, OutcomeCounts) = { _ in
             gate.wait()
             return (HTTPResponse(status: 200), .none)
         }
-        let mine = (0..<3).map { _ in work.run(client: Self.block(1), slow, answered: { _, _ in }).0 }
-        #expect(mine.map(\.status) == [0, 0, 429], "two held, the third refused")
-        #expect(mine[2].headers.contains { $0 == ("Retry-After", "1") })
+        let mine = (0..<4).map { _ in work.run(client: Self.block(1), slow, answered: { _, _ in }).0 }
+        #expect(mine.map(\.status) == [0, 0, 0, 429], "three held, the fourth refused")
+        #expect(mine[3].headers.contains { $0 == ("Retry-After", "1") })
         let other = work.run(client: Self.block(2), slow, answered: { _, _ in }).0
-        #expect(other.status == 0, "another block is still served")
-        #expect(work.inProgress == 3)
-        for _ in 0..<3 { gate.signal() }
-        for response in mine.prefix(2) + [other] {
+        #expect(other.status == 0, "another block is served")
+        #expect(work.inProgress == 4)
+        // Full: a third block's share is 4/3 = 1, and block 1 (3) gives way.
+        let third = work.run(client: Self.block(3), slow, answered: { _, _ in }).0
+        #expect(third.status == 0, "a block below its share is served")
+        guard case .held(let gaveWay) = mine[2].body else { Issue.record("not offloaded"); return }
+        #expect(eventually(within: 5) { gaveWay.reason != nil })
+        let refused = gaveWay.answer(gaveWay.reason ?? .woken)
+        #expect(refused.status == 503)
+        #expect(refused.headers.contains { $0 == ("Retry-After", "1") })
+        #expect(work.inProgress == 4)
+        // Block 1 now holds 2, its share: refused.
+        #expect(work.run(client: Self.block(1), slow, answered: { _, _ in }).0.status == 429)
+        for _ in 0..<4 { gate.signal() }
+        for response in mine.prefix(2) + [other, third] {
             guard case .held(let held) = response.body else { Issue.record("not offloaded"); continue }
             #expect(eventually(within: 5) { held.reason != nil })
-            held.answer(.woken).onCompleted?()
+            #expect(held.answer(.woken).status == 200)
         }
         #expect(work.inProgress == 0)
-        #expect(work.run(client: Self.block(1), { _ in (HTTPResponse(status: 200), .none) }, answered: { _, _ in }).0.status == 0)
     }
 
     /// The block of `192.0.2.n`-style addresses numbered `n` (one /24 each).
@@ -119,11 +128,11 @@ struct RequestLimitsTests {
 }
 
 /// Fair shares of the connections for what never ends on its own: held polls and event
-/// streams together take at most half of the connection limit, and a stream lives a
-/// bounded time.
+/// streams together take at most half of the connection limit, shared max-min fairly by
+/// client block, and a stream lives a bounded time.
 struct LiveShareTests {
-    @Test func heldPollsAndStreamsTakeAtMostHalfTheConnections() throws {
-        // 16 connections: 8 for polls and streams; 2 for each /24 (an eighth).
+    @Test func heldPollsAndStreamsShareHalfTheConnectionsFairly() throws {
+        // 16 connections: 8 for polls and streams; at most 2 for each /24 (an eighth).
         var http = HTTPDaemon.Configuration()
         http.connectionLimit = 16
         let live = try LiveServer(http: http)
@@ -133,18 +142,29 @@ struct LiveShareTests {
             #expect(!reader.events(1).isEmpty)
             readers.append(reader)
         }
-        let refused = try RawHTTP.Connection(port: live.port, source: "127.0.5.1")
+        // All 8 taken by 4 blocks of 2: a fifth block's share is 8/5 = 1, and it gets its
+        // stream while one of the others ends.
+        let newcomer = try EventStreamReader(port: live.port, source: "127.0.5.1")
+        #expect(!newcomer.events(1).isEmpty)
+        #expect(newcomer.head?.status == 200)
+        #expect(eventually(within: 5) { readers.filter { _ = $0.drain(for: 0.05); return $0.closed || $0.ended }.count == 1 })
+        // The newcomer holds its share: its second stream is 429, its poll answered at once.
+        let refused = try RawHTTP.Connection(port: live.port, source: "127.0.5.2")
         refused.send(Array("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         let answer = try refused.response()
-        #expect(answer.status == 503)
+        #expect(answer.status == 429)
         #expect((2...5).contains(Int(answer.header("Retry-After") ?? "") ?? 0))
         // A poll that would be held is answered at once, its preference not applied.
         let etag = live.server.etag
         let started = Date()
-        let poll = try RawHTTP.get("/v1/manifest", headers: [("If-None-Match", etag), ("Prefer", "wait=30")], port: live.port)
+        let polling = refused  // the block's two connections are taken: the stream, this one
+        polling.send(Array("GET /v1/manifest HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\nPrefer: wait=30\r\n\r\n".utf8))
+        let poll = try polling.response()
         #expect(poll.status == 304)
         #expect(poll.header("Preference-Applied") == nil)
         #expect(Date().timeIntervalSince(started) < 5)
+        let metrics = try RawHTTP.get("/metrics", port: live.port).text
+        #expect(metrics.contains(#"switchboard_share_refusals_total{share="live",holder="largest"} 1"#), "\(metrics)")
         // The rest of the connections still serve.
         #expect(try RawHTTP.get("/healthz", port: live.port).status == 200)
     }

@@ -142,25 +142,22 @@ func receiveBody(_ context: DaemonContext, _ state: RequestState, _ method: Unsa
     uploadDataSize.pointee = 0
     if monotonicNanoseconds() &- state.began > UInt64(limits.bodyDeadlineSeconds) * 1_000_000_000 {
         return refuseBeforeBody(context, state, method, .late, 408, "Request Timeout",
-                             "the body did not arrive within \(limits.bodyDeadlineSeconds) seconds")
+                                "the body did not arrive within \(limits.bodyDeadlineSeconds) seconds")
     }
     if let uploadData, !state.bodyTooLarge {
-        // What every body being received holds, together and by client block, is bounded too.
-        let (total, _) = context.bodyBytes.wrappingAdd(size, ordering: .relaxed)
-        let block = state.client.block, share = context.bodyBudgetPerClient
-        let mine = context.bodyBytesByBlock.withLock { bytes in
-            let mine = (bytes[block] ?? 0) + size
-            bytes[block] = mine
-            return mine
-        }
-        state.bodyCounted += size
-        if mine > share {
+        // What every body being received holds is bounded, and shared by client block.
+        switch context.bodies.receive(size, for: state.watch, block: state.client.block) {
+        case .accepted:
+            state.bodyCounted = true
+        case .client:
             return refuseBeforeBody(context, state, method, .clientBodies, 429, "Too Many Requests",
-                                 "this client is sending as many request bodies as one client may; retry in a second")
-        }
-        if total + size > limits.bodyMemoryBudget {
+                                    "this client is sending as many request bodies as one client may; retry in a second")
+        case .server:
             return refuseBeforeBody(context, state, method, .bodies, 503, "Service Unavailable",
-                                 "too many request bodies are being received; retry in a second")
+                                    "too many request bodies are being received; retry in a second")
+        case .gaveWay:
+            return refuseBeforeBody(context, state, method, .bodies, 503, "Service Unavailable",
+                                    "this client is sending more request bodies than its share while others wait; retry in a second")
         }
         if state.body.count + size > limits.maxBodySize {
             state.bodyTooLarge = true
@@ -172,15 +169,10 @@ func receiveBody(_ context: DaemonContext, _ state: RequestState, _ method: Unsa
     return .YES
 }
 
-/// The bytes of the request's body counted against the budgets are free: the request
+/// The bytes of the request's body counted against the budget are free: the request
 /// completed, or was refused and its body will not be kept.
 func releaseBody(_ context: DaemonContext, _ state: RequestState) {
-    guard state.bodyCounted > 0 else { return }
-    context.bodyBytes.wrappingSubtract(state.bodyCounted, ordering: .relaxed)
-    let (block, counted) = (state.client.block, state.bodyCounted)
-    context.bodyBytesByBlock.withLock { bytes in
-        let left = (bytes[block] ?? 0) - counted
-        bytes[block] = left > 0 ? left : nil
-    }
-    state.bodyCounted = 0
+    guard state.bodyCounted else { return }
+    context.bodies.release(state.watch, block: state.client.block)
+    state.bodyCounted = false
 }

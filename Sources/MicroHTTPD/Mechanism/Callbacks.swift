@@ -150,7 +150,7 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
         guard size > 0 else { return .NO }
         uploadDataSize.pointee = 0
         // Answered 408 by a sweep, on its thread: the body kept so far is let go here.
-        if state.bodyCounted > 0 {
+        if state.bodyCounted {
             releaseBody(context, state)
             state.body = []
         }

@@ -294,12 +294,10 @@ final class DaemonContext: Sendable {
     }
     /// Connections whose request is late, its head or the rest, are cut off.
     let deadlines: RequestDeadlines
-    /// Bytes of bodies being received, all connections together (``HTTPDaemon/Configuration/bodyMemoryBudget``).
-    let bodyBytes = Atomic<Int>(0)
-    /// The same by client block: one block may take an eighth of the budget (and at least
-    /// one body of the largest size), so that it never takes everyone's.
-    let bodyBytesByBlock = Locked<[ClientBlock: Int]>([:])
-    var bodyBudgetPerClient: Int { max(configuration.maxBodySize, configuration.bodyMemoryBudget / 8) }
+    /// Bytes of bodies being received, all connections together within
+    /// ``HTTPDaemon/Configuration/bodyMemoryBudget``, shared max-min fairly by client
+    /// block; one block alone may take all but room for one body of the largest size.
+    let bodies: BodyBudget
 
     /// Tells ``HTTPDaemon/Configuration/onRefusal`` of a refusal of the request in `state`.
     func report(_ reason: Refusal.Reason, status: Int, _ state: RequestState, method: UnsafePointer<CChar>?) {
@@ -326,6 +324,8 @@ final class DaemonContext: Sendable {
         self.holdLoop = holdLoop
         self.streams = OpenStreams(holdLoop: holdLoop)
         self.shares = AddressShares(capacity: configuration.connectionLimit, perBlock: configuration.perIPConnectionLimit)
+        self.bodies = BodyBudget(budget: configuration.bodyMemoryBudget,
+                                 perBlock: max(configuration.maxBodySize, configuration.bodyMemoryBudget - configuration.maxBodySize))
         let onRefusal = configuration.onRefusal
         self.deadlines = RequestDeadlines(headSeconds: configuration.headDeadlineSeconds, messageSeconds: configuration.bodyDeadlineSeconds,
                                           answerSeconds: configuration.answerDeadlineSeconds) { phase, peer in

@@ -53,8 +53,8 @@ final class RequestState {
     let watch: RequestDeadlines.Watch
     /// An answer was queued for the request (none: libmicrohttpd answered, or nobody did).
     @exclusivity(unchecked) var answered = false
-    /// Bytes of the body counted in ``DaemonContext/bodyBytes``.
-    @exclusivity(unchecked) var bodyCounted = 0
+    /// Whether the body's bytes are counted in ``DaemonContext/bodies``.
+    @exclusivity(unchecked) var bodyCounted = false
     /// Bytes read and dropped after a refusal written before the body was read (a
     /// lingering close); the connection closes past ``RequestDeadlines/lingerBytes``.
     @exclusivity(unchecked) var dropped = 0

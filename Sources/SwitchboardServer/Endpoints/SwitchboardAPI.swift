@@ -62,8 +62,12 @@ final class SwitchboardAPI: HTTPHandler {
         self.explorer = explorer
         self.crossOrigin = crossOrigin
         self.maxWait = limits.maxWaitSeconds
-        self.expensive = ExpensiveWork(limits: limits) { clientShare in
-            metrics.recordShareRefusal(clientShare ? .clientExpensive : .serverExpensive)
+        self.expensive = ExpensiveWork(limits: limits) { refusal in
+            switch refusal {
+            case .client: metrics.recordShareRefusal(.clientExpensive)
+            case .server: metrics.recordShareRefusal(.serverExpensive)
+            case .gaveWay: metrics.recordShareRefusal(.largestExpensive)
+            }
         }
     }
 

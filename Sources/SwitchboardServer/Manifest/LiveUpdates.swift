@@ -69,21 +69,43 @@ final class LiveUpdates: Sendable {
         /// Waiters woken by a swap and not yet answered, with the swap's time.
         var woken: [UInt64: (swapped: ContinuousClock.Instant, block: ClientBlock)] = [:]
         var streams: [UInt64: (stream: EventStream, ends: ContinuousClock.Instant, block: ClientBlock)] = [:]
-        /// Held polls and streams by client block.
-        var perBlock: [ClientBlock: Int] = [:]
+        /// Held polls and streams, shared max-min fairly by client block.
+        var shares: FairShares<ClientBlock>
+        /// The ids of each block's held polls and streams, for the one that gives way.
+        var byBlock: [ClientBlock: Set<UInt64>] = [:]
 
-        /// Why a held poll or a stream of `block` may not start now, or nil (and it is counted).
-        mutating func take(_ block: ClientBlock, _ limits: Limits) -> Refusal? {
-            guard waiters.count + woken.count + streams.count < limits.connections else { return .server }
-            let held = perBlock[block, default: 0]
-            guard held < limits.perClient else { return .client }
-            perBlock[block] = held + 1
-            return nil
+        /// Takes a place for `block`'s held poll or stream `id`, or says why not. When the
+        /// places are all taken and `block` holds less than its share, the place is taken
+        /// from the block holding the most: its newest held poll is returned to be answered
+        /// now (as at the end of its wait), else its newest stream to be ended.
+        mutating func take(_ block: ClientBlock, id: UInt64) -> (refusal: Refusal?, givingWay: GivingWay?) {
+            switch shares.take(block) {
+            case .refused(let atShare):
+                return (atShare ? .client : .server, nil)
+            case .granted:
+                byBlock[block, default: []].insert(id)
+                return (nil, nil)
+            case .grantedFrom(let giver):
+                byBlock[block, default: []].insert(id)
+                let ids = byBlock[giver] ?? []
+                if let newest = ids.filter({ waiters[$0] != nil }).max(), let waiter = waiters.removeValue(forKey: newest) {
+                    forget(newest, of: giver)
+                    return (nil, .poll(waiter.request))
+                }
+                if let newest = ids.filter({ streams[$0] != nil }).max(), let stream = streams.removeValue(forKey: newest) {
+                    forget(newest, of: giver)
+                    return (nil, .stream(stream.stream))
+                }
+                // Its places are all held polls being answered: nothing to take back now.
+                return (nil, nil)
+            }
         }
 
-        mutating func release(_ block: ClientBlock) {
-            guard let held = perBlock[block] else { return }
-            perBlock[block] = held > 1 ? held - 1 : nil
+        /// `block`'s held poll or stream `id` gives its place back.
+        mutating func forget(_ id: UInt64, of block: ClientBlock) {
+            guard byBlock[block]?.remove(id) != nil else { return }
+            if byBlock[block]?.isEmpty == true { byBlock[block] = nil }
+            shares.release(block)
         }
         var nextID: UInt64 = 1
         var figures = Figures()
@@ -93,8 +115,22 @@ final class LiveUpdates: Sendable {
     }
 
     /// Why a held poll or a stream was refused: the server's share of the connections is
-    /// taken, or the client's.
-    enum Refusal: Error, Sendable, Equatable { case server, client }
+    /// taken, or the client's; or a place was taken back from the block holding the most.
+    enum Refusal: Error, Sendable, Equatable { case server, client, gaveWay }
+
+    /// A held poll or stream of the block holding the most, giving its place to a block
+    /// below its share: the poll is answered now, the stream ended.
+    enum GivingWay: Sendable {
+        case poll(HeldRequest)
+        case stream(EventStream)
+
+        func giveWay() {
+            switch self {
+            case .poll(let request): request.wake()
+            case .stream(let stream): stream.finish()
+            }
+        }
+    }
 
     /// Told of each refusal, with the client's block (for the log and `/metrics`).
     let onRefusal: (@Sendable (Refusal, ClientBlock) -> Void)?
@@ -110,7 +146,8 @@ final class LiveUpdates: Sendable {
     init(current: ServedManifest, limits: Limits = Limits(), onRefusal: (@Sendable (Refusal, ClientBlock) -> Void)? = nil) {
         self.limits = limits
         self.onRefusal = onRefusal
-        state = Locked(State(service: Service(current: current)))
+        state = Locked(State(service: Service(current: current),
+                             shares: FairShares(capacity: limits.connections, perHolder: limits.perClient)))
         keepAlive = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "switchboard.keep-alive"))
         // Often enough to end a stream within a second of its end when streams are short.
         let period = max(1, min(Self.keepAliveSeconds, limits.streamSeconds))
@@ -170,12 +207,16 @@ final class LiveUpdates: Sendable {
             if wake != .clientGone { answered(response.status) }
             return response
         }
-        let limits = self.limits
-        let registered: Result<Bool, Refusal> = state.withLock { s in
-            guard (echo ? s.service.current.echoETag : s.service.current.compiled.etag) == etag else { return .success(false) }
-            if let refusal = s.take(client, limits) { return .failure(refusal) }
+        let (registered, givingWay): (Result<Bool, Refusal>, GivingWay?) = state.withLock { s in
+            guard (echo ? s.service.current.echoETag : s.service.current.compiled.etag) == etag else { return (.success(false), nil) }
+            let (refusal, givingWay) = s.take(client, id: id)
+            if let refusal { return (.failure(refusal), nil) }
             s.waiters[id] = Waiter(request: request, etag: etag, echo: echo, block: client)
-            return .success(true)
+            return (.success(true), givingWay)
+        }
+        if let givingWay {
+            givingWay.giveWay()
+            onRefusal?(.gaveWay, client)
         }
         switch registered {
         case .failure(let refusal):
@@ -192,9 +233,9 @@ final class LiveUpdates: Sendable {
     private func finish(_ id: UInt64) -> ServedManifest {
         let now = ContinuousClock.now
         return state.withLock { s in
-            if let waiter = s.waiters.removeValue(forKey: id) { s.release(waiter.block) }
+            if let waiter = s.waiters.removeValue(forKey: id) { s.forget(id, of: waiter.block) }
             if let (swapped, block) = s.woken.removeValue(forKey: id) {
-                s.release(block)
+                s.forget(id, of: block)
                 let seconds = Double((now - swapped) / .microseconds(1)) / 1e6
                 let bucket = Self.wakeupBuckets.firstIndex { seconds <= $0 } ?? Self.wakeupBuckets.count
                 s.figures.wakeups[bucket] += 1
@@ -213,19 +254,25 @@ final class LiveUpdates: Sendable {
         let retry = ServerSentEvent.retry(milliseconds: Int.random(in: 2000...5000))
         let ends = ContinuousClock.now + .seconds(limits.streamSeconds)
         let limits = self.limits
-        let stream: Result<EventStream, Refusal> = state.withLock { s in
-            if let refusal = s.take(client, limits) { return .failure(refusal) }
+        let (stream, givingWay): (Result<EventStream, Refusal>, GivingWay?) = state.withLock { s in
             let id = s.nextID
             s.nextID += 1
+            let (refusal, givingWay) = s.take(client, id: id)
+            if let refusal { return (.failure(refusal), nil) }
             let current = s.service.current
             let initial = lastEventID == current.compiled.etag ? retry : retry + Self.manifestEvent(current)
             let stream = EventStream(initial: initial, limit: Self.streamBacklogLimit) { [weak self] in
                 self?.state.withLock { s in
-                    if let closed = s.streams.removeValue(forKey: id) { s.release(closed.block) }
+                    s.streams[id] = nil
+                    s.forget(id, of: client)
                 }
             }
             s.streams[id] = (stream, ends, client)
-            return .success(stream)
+            return (.success(stream), givingWay)
+        }
+        if let givingWay {
+            givingWay.giveWay()
+            onRefusal?(.gaveWay, client)
         }
         let refusal: Refusal
         switch stream {

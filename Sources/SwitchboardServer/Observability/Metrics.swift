@@ -46,24 +46,27 @@ final class Metrics: Sendable {
     private let outcomes: InlineArray<4, Atomic<Int>>
     /// The latency histogram's buckets (the last one above every bound), the number of
     /// requests timed and their total in nanoseconds.
-    private let latency: InlineArray<13, Atomic<Int>>
+    private let latency: InlineArray<12, Atomic<Int>>
     private let latencyCount = Atomic<Int>(0)
     private let latencyNanoseconds = Atomic<Int>(0)
     /// Requests a trusted proxy forwarded, its header naming their client.
     private let forwarded = Atomic<Int>(0)
     /// Refusals for a share taken, by ``Share``.
-    private let shareRefusals: InlineArray<6, Atomic<Int>>
+    private let shareRefusals: InlineArray<8, Atomic<Int>>
     /// The daemon's refusals, by ``Refusal/Reason`` (in `allCases` order).
     private let refusals: InlineArray<13, Atomic<Int>>
 
-    /// What a client or the server had taken all of when a request was refused.
+    /// What a client or the server had taken all of when a request was refused; or, with
+    /// `holder="largest"`, a place the block holding the most gave back to a block below
+    /// its fair share (its newest held poll answered or stream ended; its newest queued
+    /// expensive request answered 503).
     enum Share: Int, CaseIterable, Sendable {
         /// A client block's connections, cut at accept; every connection, none to give way.
         case clientConnections, serverConnections
-        /// A client block's held polls and streams; the server's.
-        case clientLive, serverLive
-        /// A client block's expensive requests; the server's.
-        case clientExpensive, serverExpensive
+        /// A client block's held polls and streams; the server's; the largest holder's.
+        case clientLive, serverLive, largestLive
+        /// A client block's expensive requests; the server's; the largest holder's.
+        case clientExpensive, serverExpensive, largestExpensive
 
         var labels: String {
             switch self {
@@ -71,8 +74,10 @@ final class Metrics: Sendable {
             case .serverConnections: #"share="connections",holder="server""#
             case .clientLive: #"share="live",holder="client""#
             case .serverLive: #"share="live",holder="server""#
+            case .largestLive: #"share="live",holder="largest""#
             case .clientExpensive: #"share="expensive",holder="client""#
             case .serverExpensive: #"share="expensive",holder="server""#
+            case .largestExpensive: #"share="expensive",holder="largest""#
             }
         }
     }

@@ -9,14 +9,14 @@ package struct RequestLimits: Sendable, Equatable {
     package var explainedBatchURLs: Int
     /// Bytes of a batch's answer; past them, 413 (`--max-batch-response-bytes`).
     package var batchResponseBytes: Int
-    /// Expensive requests at once, queued or running, until their answer is sent; past
-    /// them, 503 with `Retry-After` (`--max-expensive-requests`).
+    /// Expensive requests at once, queued or computing, shared max-min fairly by client
+    /// block; past them, 503 with `Retry-After` (`--max-expensive-requests`).
     package var expensiveRequests: Int
     /// How long one may wait and run before it is answered 503.
     package var expensiveSeconds: Int
-    /// Expensive requests one client block may have at once: half of them (at least one),
+    /// Expensive requests one client block may have at once: all but one (at least one),
     /// so that one client never takes them all; past it, 429 with `Retry-After`.
-    package var expensivePerClient: Int { max(1, expensiveRequests / 2) }
+    package var expensivePerClient: Int { max(1, expensiveRequests - 1) }
     /// How long an event stream lives; it then ends, and its `retry:` (2 to 5 s, random
     /// per connection) brings the client back (`--max-stream-seconds`).
     package var streamSeconds: Int
