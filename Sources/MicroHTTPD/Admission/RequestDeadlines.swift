@@ -76,8 +76,10 @@ final class RequestDeadlines: Sendable {
     let message: UInt64
     /// Nanoseconds a client may take to read an answer, from its queueing.
     let answer: UInt64
-    /// Nanoseconds a lingering close reads and drops what a refused client still sends.
-    let linger: UInt64 = 5_000_000_000
+    /// Nanoseconds a lingering close reads and drops what a refused client still sends:
+    /// 5 s, none once the daemon stops (``hurry(within:)``), which it must not wait for.
+    var linger: UInt64 { hurrying.load(ordering: .relaxed) ? 0 : 5_000_000_000 }
+    private let hurrying = Atomic<Bool>(false)
     /// Bytes a lingering close reads and drops at most, before it closes.
     static let lingerBytes = 16 << 20
     /// Told of each connection cut, with its peer, on the timer's thread.
@@ -116,11 +118,14 @@ final class RequestDeadlines: Sendable {
     /// The daemon stops: a request still arriving gets at most `seconds` more, so that a
     /// client trickling its body does not hold the stop for the whole grace period.
     func hurry(within seconds: Int) {
-        let latest = monotonicNanoseconds() &+ UInt64(seconds) * 1_000_000_000
+        hurrying.store(true, ordering: .relaxed)
+        let now = monotonicNanoseconds(), latest = now &+ UInt64(seconds) * 1_000_000_000
         watched.withLock { all in
-            for watch in all.values where watch.phase.load(ordering: .relaxed) == Phase.message.rawValue {
-                let deadline = watch.deadline.load(ordering: .relaxed)
-                if deadline > latest { watch.deadline.store(latest, ordering: .relaxed) }
+            for watch in all.values {
+                let phase = watch.phase.load(ordering: .relaxed), deadline = watch.deadline.load(ordering: .relaxed)
+                if phase == Phase.message.rawValue && deadline > latest { watch.deadline.store(latest, ordering: .relaxed) }
+                // A lingering close ends at the next sweep.
+                if phase == Phase.linger.rawValue && deadline > now { watch.deadline.store(now, ordering: .relaxed) }
             }
         }
     }
@@ -139,6 +144,7 @@ final class RequestDeadlines: Sendable {
                 if phase == .message {
                     // Answered, then read and dropped until the linger passes.
                     watch.answerAndLinger(status: 408, title: "Request Timeout", body: Self.lateBody, lingerNanoseconds: linger)
+                    if linger == 0 { shutdown(watch.fd, Int32(SHUT_RDWR)) }
                 } else {
                     shutdown(watch.fd, Int32(SHUT_RDWR))
                 }
