@@ -64,13 +64,17 @@ static inline struct MHD_Daemon *sb_start_daemon(const struct sb_daemon_config *
                                                  MHD_RequestCompletedCallback completed, void *completed_cls,
                                                  sb_uri_log_callback uri_log, void *uri_log_cls,
                                                  MHD_NotifyConnectionCallback connection_notify, void *connection_notify_cls,
-                                                 MHD_AcceptPolicyCallback accept_policy, void *accept_policy_cls) {
+                                                 MHD_AcceptPolicyCallback accept_policy, void *accept_policy_cls,
+                                                 MHD_LogCallback logger, void *logger_cls) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *address;
     // MHD_ALLOW_SUSPEND_RESUME: held polls and event streams park their connection
     // (MHD_suspend_connection) instead of a thread, and are woken from other threads.
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
+    // MHD_USE_ERROR_LOG: its messages go to `logger`, which records the error answers it
+    // writes itself (a request line it cannot read) and drops the rest.
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME
+        | MHD_USE_ERROR_LOG;
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
     if (inet_pton(AF_INET, config->host, &v4.sin_addr) == 1) {
@@ -98,6 +102,7 @@ static inline struct MHD_Daemon *sb_start_daemon(const struct sb_daemon_config *
         MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
         MHD_OPTION_NOTIFY_CONNECTION, connection_notify, connection_notify_cls,
+        MHD_OPTION_EXTERNAL_LOGGER, logger, logger_cls,
         MHD_OPTION_END);
 }
 

@@ -87,6 +87,13 @@ enum RawHTTP {
             return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? [] : nil
         }
 
+        /// Whether the server has closed the connection (its end read), without waiting.
+        var closedByPeer: Bool {
+            var byte: UInt8 = 0
+            let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+            return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+        }
+
         func response() throws -> Response {
             var received: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65536)

@@ -127,6 +127,56 @@ struct RequestLimitsTests {
     }
 }
 
+/// The connections, shared max-min fairly by client block: once all are taken, a block
+/// below its share gets one and the block holding the most gives way; when no block holds
+/// more than its share, a connection is refused, and on record either way.
+struct ConnectionShareTests {
+    @Test func theBlockHoldingTheMostConnectionsGivesWay() throws {
+        // 16 connections, at most 2 for each /24; idle ones not cut while this looks.
+        var http = HTTPDaemon.Configuration()
+        http.connectionLimit = 16
+        http.headDeadlineSeconds = 60
+        let live = try LiveServer(http: http)
+        var idle: [RawHTTP.Connection] = []
+        for i in 0..<16 { idle.append(try RawHTTP.Connection(port: live.port, source: "127.0.\(10 + i / 2).\(1 + i % 2)", timeoutSeconds: 1)) }
+        usleep(200_000)
+        // A ninth block's share is 16/9 = 1: it is served, and one idle connection is shut.
+        let newcomer = try RawHTTP.Connection(port: live.port, source: "127.0.30.1")
+        newcomer.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try newcomer.response().status == 200)
+        var shut: [Int] = []
+        #expect(eventually(within: 3) {
+            shut = idle.indices.filter { idle[$0].closedByPeer }
+            return !shut.isEmpty
+        })
+        usleep(300_000)
+        shut = idle.indices.filter { idle[$0].closedByPeer }
+        // One connection of a block holding two (the most), the one idle the longest.
+        #expect(shut.count == 1 && shut.allSatisfy { $0 % 2 == 0 }, "\(shut)")
+        // Counted (asked on the newcomer's connection: another block would take a place too).
+        newcomer.send(Array("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let metrics = try newcomer.response().text
+        #expect(metrics.contains(#"switchboard_refusals_total{reason="gave_way"} 1"#), "\(metrics)")
+    }
+
+    @Test func aConnectionPastTheLimitIsRefusedAndCounted() throws {
+        var http = HTTPDaemon.Configuration()
+        http.connectionLimit = 16
+        let live = try LiveServer(http: http)
+        // 16 blocks of one connection each: nobody holds more than its share.
+        var idle: [RawHTTP.Connection] = []
+        for i in 0..<16 { idle.append(try RawHTTP.Connection(port: live.port, source: "127.0.\(40 + i).1", timeoutSeconds: 1)) }
+        usleep(200_000)
+        let refused = try RawHTTP.Connection(port: live.port, source: "127.0.60.1", timeoutSeconds: 2)
+        refused.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(throws: RawHTTP.RawHTTPError.self) { try refused.response() }
+        // Counted through a connection of one of the blocks, which is still served.
+        idle[0].send(Array("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let metrics = try idle[0].response().text
+        #expect(metrics.contains(#"switchboard_share_refusals_total{share="connections",holder="server"} 1"#), "\(metrics)")
+    }
+}
+
 /// Fair shares of the connections for what never ends on its own: held polls and event
 /// streams together take at most half of the connection limit, shared max-min fairly by
 /// client block, and a stream lives a bounded time.

@@ -27,7 +27,9 @@ package struct Refusal: Sendable {
         case clientBodies = "client_bodies"
         /// 503: the bodies being received hold the whole budget.
         case bodies
-        /// An error libmicrohttpd answered itself (a request it could not read).
+        /// A request libmicrohttpd ended itself with a status none of the above names, or
+        /// without an answer (errors it answers with one of those statuses are counted
+        /// under it).
         case libmicrohttpd
         /// Cut to make room: every connection was taken, a block below its fair share
         /// arrived, and this connection of the block holding the most (idle the longest,
@@ -53,6 +55,19 @@ package struct Refusal: Sendable {
         self.proxy = proxy
         self.method = method
         self.target = target
+    }
+
+    /// The reason of an error answer libmicrohttpd wrote itself with `status` (0: it closed
+    /// the connection without one).
+    static func reason(ofLibmicrohttpd status: Int) -> Reason {
+        switch status {
+        case 400: .malformed
+        case 413: .contentTooLarge
+        case 414: .targetTooLong
+        case 431: .headersTooLarge
+        case 505: .version
+        default: .libmicrohttpd
+        }
     }
 
     /// The reason of a refusal the checks of a request's head answered with `status`.

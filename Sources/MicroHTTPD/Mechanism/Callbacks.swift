@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Glibc
 import Synchronization
 import ServerSystem
 import SystemSupport
@@ -35,6 +36,40 @@ func acceptPolicy(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sock
     }
 }
 
+/// MHD_OPTION_EXTERNAL_LOGGER: libmicrohttpd's messages. The error answer it writes itself
+/// (a request line or header it cannot read: 400, 414, 431, 505...) is logged as "Error
+/// processing request (HTTP response code is N ...)" on the thread serving the connection,
+/// which then closes it: the status is noted for that thread (``ErrorAnswer``) and
+/// reported with the connection, when its request or the connection itself ends. Every
+/// other message is dropped, as it was before the logger was set.
+func libmicrohttpdLogged(_ cls: UnsafeMutableRawPointer?, _ format: UnsafePointer<CChar>?, _ arguments: CVaListPointer?) {
+    guard let format, let arguments, strstr(format, "HTTP response code is") != nil else { return }
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { text in
+        guard let base = text.baseAddress, vsnprintf(base, text.count, format, arguments) > 0,
+              let found = strstr(base, "HTTP response code is ") else { return }
+        ErrorAnswer.note(strtol(found + 22, nil, 10))
+    }
+}
+
+/// The status of the last error answer libmicrohttpd wrote on this thread, until it is
+/// taken: a thread-specific slot, since the logger is told no connection.
+enum ErrorAnswer {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static func note(_ status: Int) { pthread_setspecific(key, UnsafeRawPointer(bitPattern: status)) }
+
+    /// The status noted on this thread, 0 when none; cleared.
+    static func take() -> Int {
+        let status = Int(bitPattern: pthread_getspecific(key))
+        if status != 0 { pthread_setspecific(key, nil) }
+        return status
+    }
+}
+
 /// MHD_OPTION_NOTIFY_CONNECTION: a connection's state is made when it opens
 /// (`passRetained`) and released when it closes, after its last request completed.
 func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
@@ -57,6 +92,10 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
         let request = Unmanaged<RequestState>.fromOpaque(state)
         let (counted, peer, trusted, watch) = request._withUnsafeGuaranteedRef { ($0.counted, $0.peer, $0.peerTrusted, $0.watch) }
         context._withUnsafeGuaranteedRef { context in
+            // libmicrohttpd answered an error before any request of the connection started
+            // (its request line unreadable): on record, with the peer.
+            let status = ErrorAnswer.take()
+            if status != 0 { context.configuration.onRefusal?(Refusal(Refusal.reason(ofLibmicrohttpd: status), status: status, client: peer)) }
             if counted { context.inFlight.wrappingSubtract(1, ordering: .releasing) }
             if !trusted { context.shares.closed(watch, block: peer.block) }
             context.deadlines.closed(watch)
@@ -93,8 +132,10 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
             if let held = state.held { _ = held.answer(.clientGone) }
             if !state.answered && !state.watch.lingering.load(ordering: .relaxed) && reason == .REQUEST_TERMINATED_WITH_ERROR {
                 // Nobody here answered and the request ended in error: libmicrohttpd refused
-                // it (a line or header section it could not read, a Host missing).
-                context.report(.libmicrohttpd, status: 0, state, method: nil)
+                // it (a line or header section it could not read, a Host missing), with the
+                // status it logged, or none when it closed without an answer.
+                let status = ErrorAnswer.take()
+                context.report(Refusal.reason(ofLibmicrohttpd: status), status: status, state, method: nil)
             }
             state.end()
             if state.counted {

@@ -162,7 +162,7 @@ package final class HTTPDaemon: Sendable {
             config.stack_size = 1 << 20
             return sb_start_daemon(&config, accessHandler, context.toOpaque(), requestCompleted, context.toOpaque(),
                                    requestStarted, context.toOpaque(), connectionNotified, context.toOpaque(),
-                                   acceptPolicy, context.toOpaque())
+                                   acceptPolicy, context.toOpaque(), libmicrohttpdLogged, nil)
         }
         guard let started else {
             holdLoop.stop()
