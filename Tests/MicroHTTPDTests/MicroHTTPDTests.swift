@@ -392,3 +392,40 @@ struct FairSharesTests {
         #expect(giver == "y" || giver == "z")
     }
 }
+
+/// The bodies' bytes, shared max-min fairly by client block.
+struct BodyBudgetTests {
+    static func watch() -> RequestDeadlines.Watch { RequestDeadlines.Watch(fd: -1, peer: IPAddress(ipv4: 0x7F00_0001)) }
+    static let a = IPAddress(ipv4: 0xC000_0201).block, b = IPAddress(ipv4: 0xC000_0301).block, c = IPAddress(ipv4: 0xC000_0401).block
+
+    @Test func aBlockAloneTakesUpToItsCap() {
+        let budget = BodyBudget(budget: 100, perBlock: 90)
+        let first = Self.watch(), second = Self.watch()
+        #expect(budget.receive(60, for: first, block: Self.a) == .accepted)
+        #expect(budget.receive(40, for: second, block: Self.a) == .client)
+        #expect(budget.receive(30, for: second, block: Self.a) == .accepted)
+        #expect(budget.total == 90)
+        budget.release(first, block: Self.a)
+        #expect(budget.total == 30)
+    }
+
+    /// Full: a block below its share is given room, and the block holding the most lets its
+    /// newest body go: its bytes at once, its next piece told.
+    @Test func theLargestHolderLetsItsNewestBodyGo() {
+        let budget = BodyBudget(budget: 100, perBlock: 100)
+        let oldest = Self.watch(), newest = Self.watch(), other = Self.watch(), newcomer = Self.watch()
+        #expect(budget.receive(30, for: oldest, block: Self.a) == .accepted)
+        #expect(budget.receive(30, for: newest, block: Self.a) == .accepted)
+        #expect(budget.receive(40, for: other, block: Self.b) == .accepted)
+        // C's share is 100/3 = 33: A (60) lets its newest body (30) go.
+        #expect(budget.receive(20, for: newcomer, block: Self.c) == .accepted)
+        #expect(budget.total == 90)
+        #expect(budget.receive(1, for: newest, block: Self.a) == .gaveWay)
+        // Released once: the body's end lets nothing go twice.
+        budget.release(newest, block: Self.a)
+        #expect(budget.total == 90)
+        // Past its share when full: C holds 20, asks 20 more of a share of 33.
+        #expect(budget.receive(10, for: newcomer, block: Self.c) == .accepted)
+        #expect(budget.receive(20, for: newcomer, block: Self.c) == .client)
+    }
+}

@@ -167,7 +167,8 @@ struct ServeProcessTests {
     }
 
     /// `--max-live` (here from the environment, as the Deployment sets it) caps held polls
-    /// and streams together: past it a poll is answered at once and a stream gets 503.
+    /// and streams together: past it a poll is answered at once and a stream refused (429
+    /// here: the one client block holds all of them, its share).
     @Test func maxLiveCapsHeldPollsAndStreamsTogether() throws {
         let served = try Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path],
                                 environment: ["SWITCHBOARD_MAX_LIVE": "2"])
@@ -183,8 +184,8 @@ struct ServeProcessTests {
         #expect(third.status == 304 && third.header("Preference-Applied") == nil)
         #expect(Date().timeIntervalSince(started) < 5)
         let refused = try RawHTTP.get("/v1/events", port: served.port)
-        #expect(refused.status == 503 && refused.header("Retry-After") != nil)
-        #expect(try RawHTTP.get("/metrics", port: served.port).text.contains(#"switchboard_share_refusals_total{share="live",holder="server"} 2"#))
+        #expect(refused.status == 429 && refused.header("Retry-After") != nil)
+        #expect(try RawHTTP.get("/metrics", port: served.port).text.contains(#"switchboard_share_refusals_total{share="live",holder="client"} 2"#))
         #expect(served.stop() == 0)
         let invalid = try Subprocess.run(Self.executable, ["serve", "--port", "0", "--max-live", "0"])
         #expect(invalid.status == 2 && invalid.stderr.contains("--max-live must be at least 1"), "\(invalid.stderr)")

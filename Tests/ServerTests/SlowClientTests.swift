@@ -64,28 +64,4 @@ struct HeadAndBodyBudgetTests {
         #expect(Date().timeIntervalSince(started) < 5, "\(Date().timeIntervalSince(started)) s")
         #expect(try RawHTTP.get("/healthz", port: live.port).status == 200)
     }
-
-    /// Bodies being received share one budget: past it, 503, and the others go on.
-    @Test func bodiesBeingReceivedShareABudget() throws {
-        var http = HTTPDaemon.Configuration()
-        http.bodyMemoryBudget = 64 << 10
-        let live = try LiveServer(http: http)
-        let body = #"{"urls": ["/artist/banksy"]}"# + String(repeating: " ", count: 50_000)
-        func start(_ source: String) throws -> RawHTTP.Connection {
-            try RawHTTP.Connection.postingPart(of: body, sent: 40_000, port: live.port, source: source)
-        }
-        let first = try start("127.0.1.1")
-        usleep(300_000)
-        let second = try start("127.0.2.1")
-        let refused = try second.response()
-        #expect(refused.status == 503)
-        first.send(Array(body.utf8.dropFirst(40_000)))
-        #expect(try first.response().status == 200)
-        // The first body's bytes are free again once its request completed.
-        #expect(eventually {
-            guard let third = try? start("127.0.3.1") else { return false }
-            third.send(Array(body.utf8.dropFirst(40_000)))
-            return (try? third.response())?.status == 200
-        })
-    }
 }

@@ -45,6 +45,9 @@ final class RequestDeadlines: Sendable {
         /// refusal; what the client still sends is dropped, and the connection closes when
         /// the request ends. Never cleared: the connection does not outlive it.
         let lingering = Atomic<Bool>(false)
+        /// Cut by a sweep at its head's or answer's deadline: counted already, so never
+        /// also as libmicrohttpd's refusal when the request ends in error.
+        let cut = Atomic<Bool>(false)
         init(fd: Int32, peer: IPAddress) {
             self.fd = fd
             self.peer = peer
@@ -146,6 +149,7 @@ final class RequestDeadlines: Sendable {
                     watch.answerAndLinger(status: 408, title: "Request Timeout", body: Self.lateBody, lingerNanoseconds: linger)
                     if linger == 0 { shutdown(watch.fd, Int32(SHUT_RDWR)) }
                 } else {
+                    watch.cut.store(true, ordering: .relaxed)
                     shutdown(watch.fd, Int32(SHUT_RDWR))
                 }
                 if phase != .idle && phase != .linger { cut.append((phase, watch.peer)) }

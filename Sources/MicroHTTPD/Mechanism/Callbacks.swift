@@ -52,7 +52,9 @@ func libmicrohttpdLogged(_ cls: UnsafeMutableRawPointer?, _ format: UnsafePointe
 }
 
 /// The status of the last error answer libmicrohttpd wrote on this thread, until it is
-/// taken: a thread-specific slot, since the logger is told no connection.
+/// taken: a thread-specific slot, since the logger is told no connection. The connection
+/// it belongs to closes right after the answer is written, on the same thread; a status
+/// noted more than 2 s ago is not taken (a connection closing later is another's).
 enum ErrorAnswer {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -60,13 +62,19 @@ enum ErrorAnswer {
         return key
     }()
 
-    static func note(_ status: Int) { pthread_setspecific(key, UnsafeRawPointer(bitPattern: status)) }
+    /// The status in the low 16 bits, the monotonic second it was noted above them.
+    static func note(_ status: Int) {
+        let noted = Int(monotonicNanoseconds() / 1_000_000_000) << 16 | (status & 0xFFFF)
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: noted))
+    }
 
-    /// The status noted on this thread, 0 when none; cleared.
+    /// The status noted on this thread within 2 s, 0 when none; cleared.
     static func take() -> Int {
-        let status = Int(bitPattern: pthread_getspecific(key))
-        if status != 0 { pthread_setspecific(key, nil) }
-        return status
+        let noted = Int(bitPattern: pthread_getspecific(key))
+        guard noted != 0 else { return 0 }
+        pthread_setspecific(key, nil)
+        let age = Int(monotonicNanoseconds() / 1_000_000_000) - noted >> 16
+        return age <= 2 ? noted & 0xFFFF : 0
     }
 }
 
@@ -93,9 +101,13 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
         let (counted, peer, trusted, watch) = request._withUnsafeGuaranteedRef { ($0.counted, $0.peer, $0.peerTrusted, $0.watch) }
         context._withUnsafeGuaranteedRef { context in
             // libmicrohttpd answered an error before any request of the connection started
-            // (its request line unreadable): on record, with the peer.
-            let status = ErrorAnswer.take()
-            if status != 0 { context.configuration.onRefusal?(Refusal(Refusal.reason(ofLibmicrohttpd: status), status: status, client: peer)) }
+            // (its request line unreadable): on record, with the peer. Only a connection
+            // still waiting for a head can be the one (another, closing on this thread
+            // meanwhile, has had its requests).
+            if watch.phase.load(ordering: .relaxed) == RequestDeadlines.Phase.head.rawValue {
+                let status = ErrorAnswer.take()
+                if status != 0 { context.configuration.onRefusal?(Refusal(Refusal.reason(ofLibmicrohttpd: status), status: status, client: peer)) }
+            }
             if counted { context.inFlight.wrappingSubtract(1, ordering: .releasing) }
             if !trusted { context.shares.closed(watch, block: peer.block) }
             context.deadlines.closed(watch)
@@ -114,6 +126,11 @@ func requestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>
     guard let uri, let cls, let connection, let pointer = sb_socket_context(connection) else { return nil }
     let counted = Unmanaged<RequestState>.fromOpaque(pointer)._withUnsafeGuaranteedRef { state in
         state.begin(target: uri)
+        // A kept-alive connection's next request line: the rest of its head is late past
+        // the same deadline, now a refusal rather than an idle connection's close.
+        if state.watch.phase.load(ordering: .relaxed) == RequestDeadlines.Phase.idle.rawValue {
+            state.watch.phase.store(RequestDeadlines.Phase.head.rawValue, ordering: .relaxed)
+        }
         defer { state.counted = true }
         return state.counted
     }
@@ -130,7 +147,9 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
             // Resumed, then closed before its answer could be queued (the client left): the
             // answer is still asked for once, so whoever holds the request learns it ended.
             if let held = state.held { _ = held.answer(.clientGone) }
-            if !state.answered && !state.watch.lingering.load(ordering: .relaxed) && reason == .REQUEST_TERMINATED_WITH_ERROR {
+            let watch = state.watch
+            if !state.answered && !watch.lingering.load(ordering: .relaxed) && !watch.cut.load(ordering: .relaxed)
+                && reason == .REQUEST_TERMINATED_WITH_ERROR {
                 // Nobody here answered and the request ended in error: libmicrohttpd refused
                 // it (a line or header section it could not read, a Host missing), with the
                 // status it logged, or none when it closed without an answer.
