@@ -77,14 +77,21 @@ struct ServeProcessTests {
         #expect(served.waitForExit() == 0)
     }
 
-    @Test func sigtermAnswersHeldPollsAndEndsStreamsBeforeExiting() throws {
-        let served = try Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path])
+    /// A poll held on `served` (its ETag, asking `wait` seconds) and an event stream past its
+    /// first event, both counted by the server.
+    static func holdAPollAndAStream(_ served: Served, wait: Int) throws -> (etag: String, poll: RawHTTP.Connection, stream: EventStreamReader) {
         let etag = try #require(try RawHTTP.get("/v1/manifest", port: served.port).header("ETag"))
         let poll = try RawHTTP.Connection(port: served.port, timeoutSeconds: 20)
-        poll.send(Array("GET /v1/manifest HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\nPrefer: wait=300\r\n\r\n".utf8))
+        poll.send(Array("GET /v1/manifest HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\nPrefer: wait=\(wait)\r\n\r\n".utf8))
         let stream = try EventStreamReader(port: served.port)
-        #expect(stream.events(2).last?.event == "manifest")
+        #expect(stream.events(1).last?.event == "manifest")
         #expect(try eventually { try RawHTTP.get("/metrics", port: served.port).text.contains("switchboard_held_polls 1") })
+        return (etag, poll, stream)
+    }
+
+    @Test func sigtermAnswersHeldPollsAndEndsStreamsBeforeExiting() throws {
+        let served = try Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path])
+        let (_, poll, stream) = try Self.holdAPollAndAStream(served, wait: 300)
         kill(served.process.processIdentifier, SIGTERM)
         let answer = try poll.response()
         #expect(answer.status == 304)
@@ -173,12 +180,7 @@ struct ServeProcessTests {
         let served = try Served(["--config", Manifests.root.appendingPathComponent("Config/routes.json").path],
                                 environment: ["SWITCHBOARD_MAX_LIVE": "2"])
         #expect(served.log.contains("live=2") || served.log.contains(#""live":"2""#), "\(served.log)")
-        let etag = try #require(try RawHTTP.get("/v1/manifest", port: served.port).header("ETag"))
-        let poll = try RawHTTP.Connection(port: served.port, timeoutSeconds: 20)
-        poll.send(Array("GET /v1/manifest HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\nPrefer: wait=20\r\n\r\n".utf8))
-        let stream = try EventStreamReader(port: served.port)
-        #expect(stream.events(1).last?.event == "manifest")
-        #expect(try eventually { try RawHTTP.get("/metrics", port: served.port).text.contains("switchboard_held_polls 1") })
+        let (etag, poll, stream) = try Self.holdAPollAndAStream(served, wait: 20)
         let started = Date()
         let third = try RawHTTP.get("/v1/manifest", headers: [("If-None-Match", etag), ("Prefer", "wait=20")], port: served.port)
         #expect(third.status == 304 && third.header("Preference-Applied") == nil)
