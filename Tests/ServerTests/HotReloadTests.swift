@@ -126,27 +126,32 @@ struct HotReloadTests {
             return true
         }
         let clients = (0..<4).map { _ in
-            BackgroundThread { () -> (ok: Int, failed: Int, foreign: Int) in
-                var ok = 0, failed = 0, foreign = 0
+            BackgroundThread { () -> (ok: Int, failed: Int, foreign: Int, seen: Set<String>) in
+                var ok = 0, failed = 0, foreign = 0, seen = Set<String>()
                 let deadline = Date().addingTimeInterval(1.3)
                 while Date() < deadline {
                     guard let r = try? RawHTTP.get("/v1/resolve?url=/artwork/x", port: port), r.status == 200,
                           let json = try? r.json(), let manifest = json["manifest"] as? [String: Any],
                           let etag = manifest["etag"] as? String else { failed += 1; continue }
                     if allowed.contains(etag) { ok += 1 } else { foreign += 1 }
+                    seen.insert(etag)
                 }
-                return (ok, failed, foreign)
+                return (ok, failed, foreign, seen)
             }
         }
         #expect(writer.join())
         var total = (ok: 0, failed: 0, foreign: 0)
+        var seen = Set<String>()
         for client in clients {
             let r = client.join()
             total = (total.ok + r.ok, total.failed + r.failed, total.foreign + r.foreign)
+            seen.formUnion(r.seen)
         }
         #expect(total.failed == 0)
         #expect(total.foreign == 0)
-        #expect(total.ok > 100)
+        // Requests were answered while the swaps happened, however fast this machine (or a
+        // sanitizer) lets them go: more than one version was seen, and none failed.
+        #expect(total.ok > 0 && seen.count >= 2, "\(total.ok) answered, \(seen.count) versions seen")
         #expect(try eventually { try destination(port) == "V11" })
     }
 }
