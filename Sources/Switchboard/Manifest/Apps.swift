@@ -68,7 +68,9 @@ extension ManifestDecoder {
                 checkKeys(appleMembers, applePointer, known: ["appIDs"])
                 let ids = stringList(apple["appIDs"], applePointer.appending("appIDs")) ?? []
                 if apple["appIDs"] == nil { error(.missingField, applePointer.appending("appIDs"), "\"appIDs\" is required: the Apple app IDs, such as \"ABCDE12345.net.artsy.artsy\"") }
-                for (i, id) in ids.enumerated() where !Apps.isAppleAppID(id) {
+                // By position in the array as written (an item that is not a string has its own error).
+                for (i, item) in (apple["appIDs"]?.arrayValue ?? []).enumerated() {
+                    guard let id = item.stringValue, !Apps.isAppleAppID(id) else { continue }
                     error(.invalidApp, applePointer.appending("appIDs").appending(i),
                           "\"\(id)\" is not an Apple app ID: a team ID of 10 uppercase letters and digits, a dot, and a bundle ID")
                 }
@@ -99,7 +101,8 @@ extension ManifestDecoder {
                     if item["sha256CertFingerprints"] == nil || item["sha256CertFingerprints"]?.arrayValue?.isEmpty == true {
                         error(.missingField, fingerprintsPointer, "\"sha256CertFingerprints\" must list at least one SHA-256 certificate fingerprint")
                     }
-                    for (j, fingerprint) in fingerprints.enumerated() where !Apps.isFingerprint(fingerprint) {
+                    for (j, item) in (item["sha256CertFingerprints"]?.arrayValue ?? []).enumerated() {
+                        guard let fingerprint = item.stringValue, !Apps.isFingerprint(fingerprint) else { continue }
                         error(.invalidApp, fingerprintsPointer.appending(j),
                               "\"\(fingerprint)\" is not a SHA-256 certificate fingerprint: 32 pairs of uppercase hex digits joined by colons")
                     }
