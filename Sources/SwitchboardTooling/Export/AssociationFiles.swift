@@ -1,3 +1,4 @@
+import RouteMatching
 import Switchboard
 
 /// The association files a domain serves for its links to open the apps (SPEC §3): made
@@ -12,6 +13,31 @@ package enum AssociationFiles {
         guard let ids = compiled.manifest.apps?.appleAppIDs, !ids.isEmpty else { return nil }
         let components = AppSiteAssociation.components(compiled, host: host)
         return AppSiteAssociation.document(appIDs: ids, components: components).serialized()
+    }
+
+    /// The files a manifest makes: the `apple-app-site-association` of each of its hosts
+    /// (by host key) and the `assetlinks.json` they share.
+    package struct Made: Sendable {
+        package let apple: [String: [UInt8]]
+        package let assetLinks: [UInt8]?
+    }
+
+    /// The manifest's files, or why it cannot be served: an AASA past Apple's limit is a
+    /// manifest error (`aasa-too-large`, at `/apps/apple`), never a file cut short.
+    package static func make(_ compiled: CompiledManifest) -> Result<Made, ManifestError> {
+        var apple: [String: [UInt8]] = [:]
+        var problems: [ManifestDiagnostic] = []
+        for host in compiled.manifest.hosts {
+            guard case .success(let key) = HostName.key(listed: host), apple[key] == nil,
+                  let file = appleAppSiteAssociation(compiled, host: key) else { continue }
+            if file.count > appleLimit {
+                problems.append(ManifestDiagnostic(code: .aasaTooLarge, pointer: "/apps/apple",
+                    message: "the apple-app-site-association of \(host) would be \(file.count) bytes, past Apple's \(appleLimit): iOS would read none of it; join routes into fewer patterns, or serve fewer hosts"))
+            }
+            apple[key] = file
+        }
+        if !problems.isEmpty { return .failure(ManifestError(diagnostics: problems)) }
+        return .success(Made(apple: apple, assetLinks: assetLinks(compiled.manifest.apps)))
     }
 
     /// `assetlinks.json`: a Digital Asset Links statement
