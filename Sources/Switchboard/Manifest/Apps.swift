@@ -12,6 +12,11 @@ package struct Apps: Sendable, Equatable {
         package let package: String
         /// SHA-256 fingerprints of its signing certificates: 32 uppercase hex pairs joined by colons.
         package let sha256CertFingerprints: [String]
+
+        package init(package: String, sha256CertFingerprints: [String]) {
+            self.package = package
+            self.sha256CertFingerprints = sha256CertFingerprints
+        }
     }
 
     /// Whether `text` is an Apple app ID: a team ID of 10 uppercase letters and digits, a
