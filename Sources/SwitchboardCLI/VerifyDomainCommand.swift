@@ -45,11 +45,11 @@ struct VerifyDomainCommand: ParsableCommand {
     func validate() throws {
         if config != nil && server != nil { throw ValidationError("give --config or --server, not both") }
         if format == .markdown { throw ValidationError("--format is text, json, junit or github") }
-        for origin in origins { _ = try Self.parse(origin) }
+        for origin in origins { _ = try Self.host(of: origin) }
     }
 
-    /// An origin's URL, its host, and whether it may be fetched over plain HTTP (loopback).
-    static func parse(_ origin: String) throws -> (url: URL, host: String) {
+    /// An origin's host; plain HTTP is refused but on loopback.
+    static func host(of origin: String) throws -> String {
         guard let url = URL(string: origin), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
               url.path.isEmpty || url.path == "/" else {
             throw ValidationError("'\(origin)' is not an origin such as https://artsy.net")
@@ -58,27 +58,28 @@ struct VerifyDomainCommand: ParsableCommand {
         guard scheme == "https" || (scheme == "http" && loopback) else {
             throw ValidationError("'\(origin)': the verifiers fetch over HTTPS (plain HTTP only on loopback, for tests)")
         }
-        return (url, host)
+        return host
     }
 
     func run() throws {
         let expected = try expectation()
         var report: [DomainReport.Origin] = []
         for origin in origins {
-            let (url, urlHost) = try Self.parse(origin)
-            let named = host ?? urlHost
+            // The host as a phone names it (Apple's CDN keys its copy by it, www. and all);
+            // the manifest's routes and apps by its key.
+            let named = try (host ?? Self.host(of: origin)).lowercased()
             guard case .success(let key) = HostName.key(listed: named), expected.compiled.scope.hosts.contains(key) else {
                 printError("switchboard: \(named) is not one of the manifest's hosts")
                 throw ExitCode(2)
             }
             let base = origin.hasSuffix("/") ? String(origin.dropLast()) : origin
             var problems: [DomainVerification.Problem] = []
-            let apple = Fetcher.get(base + "/.well-known/apple-app-site-association", host: host)
             if let ids = expected.appleAppIDs(key), !ids.isEmpty {
+                let apple = Fetcher.get(base + "/.well-known/apple-app-site-association", host: host)
                 problems += DomainVerification.checkApple(apple, compiled: expected.compiled, host: key, appIDs: ids)
                 if appleCDN {
                     let cdnBase = ProcessInfo.processInfo.environment["SWITCHBOARD_APPLE_CDN"] ?? "https://app-site-association.cdn-apple.com"
-                    let cdn = Fetcher.get(cdnBase + "/a/v1/" + key, host: nil)
+                    let cdn = Fetcher.get(cdnBase + "/a/v1/" + named, host: nil)
                     problems += DomainVerification.compareCDN(cdn, origin: apple)
                 }
             }
@@ -86,8 +87,7 @@ struct VerifyDomainCommand: ParsableCommand {
                 let links = Fetcher.get(base + "/.well-known/assetlinks.json", host: host)
                 problems += DomainVerification.checkAndroid(links, apps: android)
             }
-            _ = url
-            report.append(DomainReport.Origin(origin: origin, host: key, problems: problems))
+            report.append(DomainReport.Origin(origin: origin, host: named, problems: problems))
         }
         let rendered = DomainReport(origins: report)
         switch format {

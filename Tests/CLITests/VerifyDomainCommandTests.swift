@@ -77,7 +77,8 @@ struct VerifyDomainCommandTests {
         let out = Pipe()
         process.standardOutput = out
         try process.run()
-        defer { process.terminate() }
+        // SIGKILL: a child of the test process inherits its signal mask, SIGTERM blocked.
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
         let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
         let port = try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines)), "\(line)")
         let path = try CLI.temporaryFile(Self.manifest)
@@ -90,9 +91,12 @@ struct VerifyDomainCommandTests {
         let kinds = Set((origins.first?["problems"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String })
         #expect(kinds == ["content-type", "app-ids", "not-covered", "excluded-opens", "unmatched-pattern", "fingerprints", "cdn-differs"],
                 "\(report.stdout)")
-        // Without --host the request names the address, and the file is a redirect there.
-        let redirect = try CLI.run(["verify-domain", origin, "--host", "artsy.net", "--config", path, "--format", "github"])
-        #expect(redirect.stdout.contains("::error title=verify-domain artsy.net"), "\(redirect.stdout)")
+        // For www.artsy.net the origin answers assetlinks.json with a redirect.
+        let both = try CLI.temporaryFile(Self.manifest.replacingOccurrences(of: #"["artsy.net"]"#, with: #"["artsy.net", "www.artsy.net"]"#))
+        let redirect = try CLI.run(["verify-domain", origin, "--host", "www.artsy.net", "--config", both, "--format", "github"])
+        #expect(redirect.status == 1)
+        #expect(redirect.stdout.contains("::error title=verify-domain www.artsy.net%3A redirect::http://127.0.0.1:\(port)/.well-known/assetlinks.json: answered 301"),
+                "\(redirect.stdout)")
     }
 
     @Test func exportAndCheckMakeTheFilesTheServerServes() throws {
