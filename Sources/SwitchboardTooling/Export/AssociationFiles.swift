@@ -1,7 +1,7 @@
 import RouteMatching
 import Switchboard
 
-/// The association files a domain serves for its links to open the apps (SPEC §3): made
+/// The association files a domain serves for its links to open the apps (docs/http-api.md): made
 /// from the manifest and its `apps`, so that they never drift from the routes.
 package enum AssociationFiles {
     /// Apple's limit on an `apple-app-site-association` file: past it, iOS reads none of it.

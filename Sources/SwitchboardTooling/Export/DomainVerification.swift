@@ -1,7 +1,7 @@
 import Switchboard
 
 /// What `verify-domain` finds at a live domain: its association files, as the phones'
-/// verifiers fetch them, checked against the manifest and its `apps` (SPEC §5).
+/// verifiers fetch them, checked against the manifest and its `apps` (docs/pipelines.md).
 package enum DomainVerification {
     /// One fetched file: its status, headers (names lowercased) and body; nil status when
     /// it could not be fetched at all.
