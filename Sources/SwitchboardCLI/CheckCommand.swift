@@ -17,7 +17,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         if format == .text {
-            let compiled = try Diagnostics.loadOrExit(manifest, problemsToStandardOutput: true)
+            let compiled = try Diagnostics.loadOrExit(manifest, problemsToStandardOutput: true, serving: true)
             let m = compiled.manifest
             let patterns = m.routes.reduce(0) { $0 + $1.patterns.count }
             print("\(manifest): OK: version \(m.version), \(m.routes.count) routes, \(patterns) patterns, etag \(compiled.etag)")
@@ -26,7 +26,7 @@ struct CheckCommand: ParsableCommand {
         }
         let report: CheckReport
         do {
-            let compiled = try ManifestFile.load(manifest)
+            let compiled = try Diagnostics.loadForServing(manifest)
             report = CheckReport(file: manifest, diagnostics: compiled.warnings, version: compiled.manifest.version, etag: compiled.etag)
         } catch {
             switch error {

@@ -21,7 +21,7 @@ struct AASACommand: ParsableCommand {
 
     @OptionGroup var manifest: ManifestOptions
 
-    @Option(name: .customLong("app-id"), help: ArgumentHelp("The app: TEAMID.BUNDLEID.", valueName: "id"))
+    @Option(name: .customLong("app-id"), help: ArgumentHelp("The app: TEAMID.BUNDLEID (default: the manifest's apps.apple.appIDs).", valueName: "id"))
     var appID: String?
 
     @Option(help: ArgumentHelp("The host the file is served on (default: the manifest's first host).", valueName: "host"))
@@ -31,7 +31,6 @@ struct AASACommand: ParsableCommand {
     var check: String?
 
     func validate() throws {
-        if check == nil && appID == nil { throw ValidationError("give --app-id TEAMID.BUNDLEID (or --check FILE)") }
         if let appID, !appID.contains(".") { throw ValidationError("--app-id '\(appID)' should look like TEAMID.BUNDLEID") }
     }
 
@@ -63,8 +62,13 @@ struct AASACommand: ParsableCommand {
             if !problems.isEmpty { throw ExitCode(1) }
             return
         }
+        // The app IDs given, else the manifest's: what the server serves for the host.
+        guard let ids = appID.map({ [$0] }) ?? compiled.manifest.apps?.appleAppIDs, !ids.isEmpty else {
+            printError("switchboard: give --app-id TEAMID.BUNDLEID, or list the app under apps.apple.appIDs in the manifest (or --check FILE)")
+            throw ExitCode(2)
+        }
         let components = AppSiteAssociation.components(compiled, host: key)
-        let document = AppSiteAssociation.document(appID: appID!, components: components)
+        let document = AppSiteAssociation.document(appIDs: ids, components: components)
         print(String(decoding: document.serialized(), as: UTF8.self))
     }
 }
@@ -77,11 +81,31 @@ struct AppLinksCommand: ParsableCommand {
 
     @OptionGroup var manifest: ManifestOptions
 
-    @Option(help: ArgumentHelp("The Android application id.", valueName: "name"))
-    var package: String
+    @Option(help: ArgumentHelp("The Android application id (default: the first of the manifest's apps.android).", valueName: "name"))
+    var package: String?
+
+    @Option(help: ArgumentHelp("Also write assetlinks.json, the statements of the manifest's apps.android, to this file.",
+                               valueName: "file"))
+    var assetlinks: String?
 
     func run() throws {
         let compiled = try manifest.load()
+        guard let package = package ?? compiled.manifest.apps?.android.first?.package else {
+            printError("switchboard: give --package, or list the app under apps.android in the manifest")
+            throw ExitCode(2)
+        }
+        if let assetlinks {
+            guard let statements = AssociationFiles.assetLinks(compiled.manifest.apps) else {
+                printError("switchboard: the manifest lists no apps.android: there is no assetlinks.json to write")
+                throw ExitCode(2)
+            }
+            do {
+                try Data(statements).write(to: URL(fileURLWithPath: assetlinks), options: .atomic)
+            } catch {
+                printError("switchboard: cannot write \(assetlinks): \(error.localizedDescription)")
+                throw ExitCode(2)
+            }
+        }
         print(AndroidAppLinks.xml(compiled, package: package, source: manifest.config), terminator: "")
     }
 }

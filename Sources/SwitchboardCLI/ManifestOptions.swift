@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchboard
+import SwitchboardTooling
 
 /// `--config`, shared by the commands that read a manifest.
 struct ManifestOptions: ParsableArguments {
@@ -54,10 +55,10 @@ enum Diagnostics {
     /// every problem (to standard output for `check`, whose output they are).
     /// `report`: prints an invalid manifest's problems (by default as text, to standard
     /// error or, with `problemsToStandardOutput`, standard output).
-    static func loadOrExit(_ path: String, problemsToStandardOutput: Bool = false, invalidStatus: Int32 = 1,
+    static func loadOrExit(_ path: String, problemsToStandardOutput: Bool = false, invalidStatus: Int32 = 1, serving: Bool = false,
                            report: ((String, [ManifestDiagnostic]) -> Void)? = nil) throws -> CompiledManifest {
         do {
-            return try ManifestFile.load(path)
+            return serving ? try loadForServing(path) : try ManifestFile.load(path)
         } catch {
             switch error {
             case .unreadable:
@@ -72,6 +73,16 @@ enum Diagnostics {
                 throw ExitCode(invalidStatus)
             }
         }
+    }
+
+    /// The manifest at `path` as `serve` takes it: also refused when the association files
+    /// it makes could not be served whole (`aasa-too-large`).
+    static func loadForServing(_ path: String) throws(ManifestFile.LoadError) -> CompiledManifest {
+        let compiled = try ManifestFile.load(path)
+        if case .failure(let error) = AssociationFiles.make(compiled) {
+            throw .invalid(path: path, ManifestError(diagnostics: error.diagnostics + compiled.warnings))
+        }
+        return compiled
     }
 
     static func report(_ path: String, _ diagnostics: [ManifestDiagnostic], _ printLine: (String) -> Void) {

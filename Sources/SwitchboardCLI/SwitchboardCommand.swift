@@ -10,7 +10,7 @@ struct SwitchboardCommand: ParsableCommand {
         discussion: "Exit status: 0 success, 1 checks failed, 2 usage or unreadable input.",
         version: SwitchboardVersion.current,
         subcommands: [ServeCommand.self, CheckCommand.self, ResolveCommand.self, ValidateCommand.self, RoutesCommand.self, ExportCommand.self,
-                      ImportCommand.self, DiffCommand.self, CasesCommand.self, TrafficCommand.self],
+                      ImportCommand.self, DiffCommand.self, CasesCommand.self, TrafficCommand.self, VerifyDomainCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

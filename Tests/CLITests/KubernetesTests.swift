@@ -198,26 +198,33 @@ struct KubernetesTests {
     }
 
     /// Config/proxies/ingress-nginx.yaml (not run here: no cluster) routes the public paths to
-    /// this Service's port, keeps /metrics and /readyz inside, and waits past --max-wait.
+    /// this Service's port, keeps /metrics and /readyz inside, and waits past --max-wait; its
+    /// second Ingress routes the website's association files, and nothing else, to it.
     @Test func theIngressRecipeFitsTheService() throws {
         let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("Config/proxies/ingress-nginx.yaml"), encoding: .utf8)
-        let ingress = try #require(try YAML.documents(text).first as? [String: Any])
-        #expect(ingress["kind"] as? String == "Ingress")
+        let documents = try YAML.documents(text).compactMap { $0 as? [String: Any] }
+        #expect(documents.count == 2 && documents.allSatisfy { $0["kind"] as? String == "Ingress" })
+        let ingress = try #require(documents.first)
         let annotations = try Self.map(ingress, "metadata")["annotations"] as? [String: String] ?? [:]
         #expect(Int(annotations["nginx.ingress.kubernetes.io/proxy-read-timeout"] ?? "") ?? 0 > 27)
         let service = try #require(try Self.render().resources["Service"])
         let serviceName = try Self.map(service, "metadata")["name"] as? String
         let portNames = try Self.list(Self.map(service, "spec"), "ports").compactMap { ($0 as? [String: Any])?["name"] as? String }
-        let rule = try #require(try Self.list(Self.map(ingress, "spec"), "rules").first as? [String: Any])
-        var paths: [String] = []
-        for case let path as [String: Any] in try Self.list(Self.map(rule, "http"), "paths") {
-            let backend = try Self.map(Self.map(path, "backend"), "service")
-            #expect(backend["name"] as? String == serviceName)
-            #expect(portNames.contains(try Self.map(backend, "port")["name"] as? String ?? ""))
-            paths.append("\(path["pathType"] as? String ?? "") \(path["path"] as? String ?? "")")
+        func paths(_ ingress: [String: Any]) throws -> [String] {
+            let rule = try #require(try Self.list(Self.map(ingress, "spec"), "rules").first as? [String: Any])
+            var paths: [String] = []
+            for case let path as [String: Any] in try Self.list(Self.map(rule, "http"), "paths") {
+                let backend = try Self.map(Self.map(path, "backend"), "service")
+                #expect(backend["name"] as? String == serviceName)
+                #expect(portNames.contains(try Self.map(backend, "port")["name"] as? String ?? ""))
+                paths.append("\(path["pathType"] as? String ?? "") \(path["path"] as? String ?? "")")
+            }
+            return paths.sorted()
         }
         // Nothing that would also match /metrics or /readyz.
-        #expect(paths.sorted() == ["Exact /", "Prefix /ui", "Prefix /v1"], "\(paths)")
+        #expect(try paths(ingress) == ["Exact /", "Prefix /ui", "Prefix /v1"])
+        #expect(try paths(documents[1]) == ["Exact /.well-known/apple-app-site-association", "Exact /.well-known/assetlinks.json",
+                                            "Exact /apple-app-site-association"])
     }
 
     @Test func serviceBudgetAndAutoscalerPointAtTheDeployment() throws {

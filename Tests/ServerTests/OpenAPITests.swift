@@ -16,10 +16,13 @@ struct OpenAPITests {
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: Any])
         #expect(Set(paths.keys) == ["/v1/resolve", "/v1/manifest", "/healthz", "/readyz", "/metrics", "/openapi.json",
-                                    "/v1/routes", "/v1/validate", "/v1/events", "/", "/ui/{file}"])
+                                    "/v1/routes", "/v1/validate", "/v1/events", "/", "/ui/{file}",
+                                    "/.well-known/apple-app-site-association", "/apple-app-site-association", "/.well-known/assetlinks.json"])
         for path in paths.keys where !["/v1/resolve", "/v1/validate", "/v1/events"].contains(path) {
             let target = path.replacingOccurrences(of: "{file}", with: "explorer.js")
-            #expect(try RawHTTP.get(target, port: live.port).status == 200, "\(path)")
+            // The association files: this manifest names no apps (AssociationFileTests serve them).
+            let expected = path.contains("apple-app-site-association") || path.contains("assetlinks") ? 404 : 200
+            #expect(try RawHTTP.get(target, port: live.port).status == expected, "\(path)")
         }
         #expect(try RawHTTP.request("POST", "/v1/validate", body: Array("/a\n".utf8), port: live.port).status == 200)
         // The stream never ends: its head and first event are what can be checked here.

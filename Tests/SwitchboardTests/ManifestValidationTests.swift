@@ -156,6 +156,32 @@ struct ManifestValidationTests {
         }
     }
 
+    /// `apps`: Apple app IDs, Android packages and fingerprints, each checked at its
+    /// pointer; valid ones change nothing clients resolve with, not even the ETag.
+    @Test func appsAreCheckedAndLeftOutOfTheETag() throws {
+        let route = #"{"name": "a", "pattern": "/a", "destination": "A"}"#
+        let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
+        let valid = #""apps": {"apple": {"appIDs": ["ABCDE12345.net.artsy.artsy"]}, "android": [{"package": "net.artsy.app", "sha256CertFingerprints": [""# + fingerprint + #""]}]}"#
+        let with = try Fixtures.compile([route], extra: valid)
+        let without = try Fixtures.compile([route])
+        #expect(with.warnings.isEmpty)
+        #expect(with.etag == without.etag)
+        #expect(with.manifest.apps?.appleAppIDs == ["ABCDE12345.net.artsy.artsy"])
+        #expect(with.manifest.apps?.android.first?.package == "net.artsy.app")
+        let invalid = #""apps": {"apple": {"appIDs": ["abcde12345.net.x", 3, "ABCDE12345."]}, "android": [{"package": "net", "sha256CertFingerprints": ["ab:cd", ""# + fingerprint + #""]}, {"sha256CertFingerprints": []}, 7]}"#
+        let problems = Fixtures.problems([route], extra: invalid).map { "\($0.code) \($0.pointer)" }.sorted()
+        #expect(problems == [
+            "invalid-app /apps/android/0/package",
+            "invalid-app /apps/android/0/sha256CertFingerprints/0",
+            "invalid-app /apps/apple/appIDs/0",
+            "invalid-app /apps/apple/appIDs/2",
+            "missing-field /apps/android/1/package",
+            "missing-field /apps/android/1/sha256CertFingerprints",
+            "type-mismatch /apps/android/2",
+            "type-mismatch /apps/apple/appIDs/1",
+        ], "\(problems)")
+    }
+
     @Test func invalidJSONIsOneDiagnosticWithTheOffset() {
         do {
             _ = try CompiledManifest(json: Array(#"{"version": 1,, }"#.utf8))

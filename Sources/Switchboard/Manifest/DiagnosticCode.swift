@@ -13,6 +13,8 @@ package enum DiagnosticCode: String, CaseIterable, Sendable {
     case echoShape = "echo-shape"
     case emptyRange = "empty-range"
     case emptyRoutes = "empty-routes"
+    case aasaTooLarge = "aasa-too-large"
+    case invalidApp = "invalid-app"
     case invalidDefault = "invalid-default"
     case invalidHost = "invalid-host"
     case invalidJson = "invalid-json"

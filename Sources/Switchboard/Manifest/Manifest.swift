@@ -12,5 +12,8 @@ public struct Manifest: Sendable {
     package let fallback: Fallback
     public let features: JSONValue?
     public let messages: JSONValue?
+    /// The apps whose links these are (association files, `verify-domain`); left out of
+    /// the canonical form and the ETag.
+    package let apps: Apps?
     public let routes: [Route]
 }

@@ -30,7 +30,7 @@ struct ManifestDecoder {
             return nil
         }
         checkKeys(members, root, known: ["version", "updatedAt", "hosts", "schemes", "caseSensitive", "fallback",
-                                         "features", "messages", "routes", "$schema"])
+                                         "features", "messages", "apps", "routes", "$schema"])
         var version: Int64 = 1
         switch document["version"] {
         case .integer(let v)? where v >= 1: version = v
@@ -85,10 +85,11 @@ struct ManifestDecoder {
         }
         checkEchoShape(document["features"], root.appending("features"), member: "value", isBoolean: true)
         checkEchoShape(document["messages"], root.appending("messages"), member: "content", isBoolean: false)
+        let apps = decodeApps(document["apps"], root.appending("apps"))
         return Manifest(
             version: version, updatedAt: updatedAt, updatedAtEpoch: updatedAtEpoch, hosts: hosts,
             schemes: schemes.map { $0.lowercased() }, caseSensitive: caseSensitive, fallback: fallback,
-            features: document["features"]?.sortingKeys(), messages: document["messages"]?.sortingKeys(), routes: routes)
+            features: document["features"]?.sortingKeys(), messages: document["messages"]?.sortingKeys(), apps: apps, routes: routes)
     }
 
     /// Routes decode independently of one another: a large table is decoded in two

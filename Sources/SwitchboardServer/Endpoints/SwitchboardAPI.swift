@@ -12,7 +12,7 @@ final class SwitchboardAPI: HTTPHandler {
     /// Request headers the endpoints read, each read by its place in ``requestHeaders``
     /// (no name compared per request).
     enum RequestHeader: Int, CaseIterable {
-        case ifNoneMatch, ifModifiedSince, acceptEncoding, prefer, lastEventID, contentType
+        case ifNoneMatch, ifModifiedSince, acceptEncoding, prefer, lastEventID, contentType, host, forwardedHost
         /// Read only when cross-origin reads are allowed (``CrossOrigin``): last, so that
         /// the others keep their places without them.
         case origin, accessControlRequestMethod
@@ -25,6 +25,8 @@ final class SwitchboardAPI: HTTPHandler {
             case .prefer: "Prefer"
             case .lastEventID: "Last-Event-ID"
             case .contentType: "Content-Type"
+            case .host: "Host"
+            case .forwardedHost: "X-Forwarded-Host"
             case .origin: "Origin"
             case .accessControlRequestMethod: "Access-Control-Request-Method"
             }
@@ -171,6 +173,15 @@ final class SwitchboardAPI: HTTPHandler {
         }),
         (Array("/v1/validate".utf8), Endpoint(metric: .validate, methods: [.post]) { api, request, _ in
             api.validate(request)
+        }),
+        (Array("/.well-known/apple-app-site-association".utf8), Endpoint(metric: .appleAppSiteAssociation, methods: [.get, .head]) { api, request, _ in
+            (api.associationFile(request, apple: true), .none)
+        }),
+        (Array("/apple-app-site-association".utf8), Endpoint(metric: .appleAppSiteAssociation, methods: [.get, .head]) { api, request, _ in
+            (api.associationFile(request, apple: true), .none)
+        }),
+        (Array("/.well-known/assetlinks.json".utf8), Endpoint(metric: .assetLinks, methods: [.get, .head]) { api, request, _ in
+            (api.associationFile(request, apple: false), .none)
         }),
         (Array("/metrics".utf8), Endpoint(metric: .metrics, methods: [.get, .head]) { api, _, _ in
             (HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Switchboard
+import SwitchboardTooling
 import MicroHTTPD
 import SystemSupport
 
@@ -24,13 +25,13 @@ final class ManifestStore: Sendable {
     init(path: String, logger: Logger, live limits: LiveUpdates.Limits = .init(),
          onRefusal: (@Sendable (LiveUpdates.Refusal, ClientBlock) -> Void)? = nil) throws(ManifestFile.LoadError) {
         let bytes = try ManifestFile.read(path)
-        let compiled: CompiledManifest
+        let compiled: CompiledManifest, files: AssociationFiles.Made
         do {
-            compiled = try CompiledManifest(json: bytes)
+            (compiled, files) = try Self.compile(bytes)
         } catch {
             throw .invalid(path: path, error)
         }
-        guard let served = ServedManifest(compiled: compiled, sourceBytes: bytes, loadedAt: Self.now()) else {
+        guard let served = ServedManifest(compiled: compiled, files: files, sourceBytes: bytes, loadedAt: Self.now()) else {
             throw .unreadable(path: path, reason: "could not prepare responses")
         }
         self.path = path
@@ -82,20 +83,30 @@ final class ManifestStore: Sendable {
         }
         let current = self.current
         if bytes == current.sourceBytes { return .unchanged }
-        let compiled: CompiledManifest
+        let compiled: CompiledManifest, files: AssociationFiles.Made
         do {
-            compiled = try CompiledManifest(json: bytes)
+            (compiled, files) = try Self.compile(bytes)
         } catch {
             let errors = error.errors.map(\.description), count = error.errorCount
             let more = count > 1 ? " (and \(count - 1) more in the server's log)" : ""
             return .failed("\(path): " + errors.joined(separator: "; "),
                            summary: "\(name): \(count) error\(count == 1 ? "" : "s"): \(errors.first ?? "")\(more)")
         }
-        guard let served = ServedManifest(compiled: compiled, sourceBytes: bytes, loadedAt: Self.now(), replacing: current) else {
+        guard let served = ServedManifest(compiled: compiled, files: files, sourceBytes: bytes, loadedAt: Self.now(), replacing: current) else {
             return .failed("\(path): could not prepare responses", summary: "\(name): could not prepare responses")
         }
         return .served(served)
     }
 
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
+
+    /// The manifest in `bytes`, compiled, and the association files it makes: one whose
+    /// files could not be served whole is refused as an invalid one is.
+    static func compile(_ bytes: [UInt8]) throws(ManifestError) -> (CompiledManifest, AssociationFiles.Made) {
+        let compiled = try CompiledManifest(json: bytes)
+        switch AssociationFiles.make(compiled) {
+        case .success(let files): return (compiled, files)
+        case .failure(let error): throw error
+        }
+    }
 }

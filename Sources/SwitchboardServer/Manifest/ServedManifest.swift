@@ -1,6 +1,7 @@
 import Gzip
 import MicroHTTPD
 import Switchboard
+import SwitchboardTooling
 import SystemSupport
 
 /// A manifest in service, with everything a request needs prepared once: the
@@ -29,9 +30,53 @@ final class ServedManifest: Sendable {
     private let heldAnswers = Locked<[Int: PreparedResponse]>([:])
     /// Requests per route (`/metrics`), carried over from the manifest this one replaces.
     let routeHits: RouteHits
+    /// The association files, prepared once per version: each host's
+    /// `apple-app-site-association`, and the `assetlinks.json` every host shares.
+    private let appleFiles: [String: AssociationFile]
+    private let assetLinksFile: AssociationFile?
 
-    init?(compiled: CompiledManifest, sourceBytes: [UInt8], loadedAt: Int64, replacing previous: ServedManifest? = nil) {
+    /// An association file's answers: plain, gzipped, and its 304.
+    struct AssociationFile: Sendable {
+        let etag: String
+        let plain: PreparedResponse
+        let gzip: PreparedResponse
+        let notModified: PreparedResponse
+
+        /// `Cache-Control`: Apple's CDN and Android's verifier fetch the file again on their
+        /// own schedule; an hour keeps an edge proxy from serving it much staler than that.
+        init?(_ body: [UInt8]) {
+            let etag = "\"sha256-\(SHA256.hex(body))\""
+            let validators = [("ETag", etag), ("Cache-Control", "public, max-age=3600"), ("Vary", "Accept-Encoding")]
+            let headers = [("Content-Type", "application/json")] + validators
+            guard let compressed = Gzip.compress(body), let plain = PreparedResponse(body: body, headers: headers),
+                  let gzip = PreparedResponse(body: compressed, headers: headers + [("Content-Encoding", "gzip")]),
+                  let notModified = PreparedResponse(body: [], headers: validators) else { return nil }
+            self.etag = etag
+            self.plain = plain
+            self.gzip = gzip
+            self.notModified = notModified
+        }
+    }
+
+    /// The `apple-app-site-association` (`apple`) or `assetlinks.json` of `host` (a host
+    /// key the manifest lists); nil when the manifest names no app for that platform.
+    func associationFile(apple: Bool, host: String) -> AssociationFile? { apple ? appleFiles[host] : assetLinksFile }
+
+    init?(compiled: CompiledManifest, files: AssociationFiles.Made, sourceBytes: [UInt8], loadedAt: Int64,
+          replacing previous: ServedManifest? = nil) {
         let m = compiled.manifest
+        var appleFiles: [String: AssociationFile] = [:]
+        for (host, body) in files.apple {
+            guard let file = AssociationFile(body) else { return nil }
+            appleFiles[host] = file
+        }
+        self.appleFiles = appleFiles
+        if let body = files.assetLinks {
+            guard let file = AssociationFile(body) else { return nil }
+            assetLinksFile = file
+        } else {
+            assetLinksFile = nil
+        }
         self.compiled = compiled
         self.routeHits = RouteHits(m, carrying: previous?.routeHits)
         self.sourceBytes = sourceBytes

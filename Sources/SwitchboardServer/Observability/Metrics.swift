@@ -9,7 +9,8 @@ import Synchronization
 final class Metrics: Sendable {
     /// The endpoints counted separately.
     enum Endpoint: Int, CaseIterable, Sendable {
-        case resolve, manifest, healthz, readyz, metrics, openapi, routes, validate, events, explorer, other
+        case resolve, manifest, healthz, readyz, metrics, openapi, routes, validate, events, explorer, appleAppSiteAssociation,
+             assetLinks, other
 
         /// The label written for it.
         var label: String {
@@ -24,6 +25,8 @@ final class Metrics: Sendable {
             case .validate: "/v1/validate"
             case .events: "/v1/events"
             case .explorer: "/"
+            case .appleAppSiteAssociation: "/.well-known/apple-app-site-association"
+            case .assetLinks: "/.well-known/assetlinks.json"
             case .other: "other"
             }
         }
@@ -41,7 +44,7 @@ final class Metrics: Sendable {
     static let bucketNanoseconds = buckets.map { UInt64(($0 * 1e9).rounded()) }
 
     /// `[endpoint][method][status]` flattened (11 × 4 × 15, checked in `init`).
-    private let requests: InlineArray<660, Atomic<Int>>
+    private let requests: InlineArray<780, Atomic<Int>>
     /// Resolved URLs by ``Resolution/Status`` (in `allCases` order).
     private let outcomes: InlineArray<4, Atomic<Int>>
     /// The latency histogram's buckets (the last one above every bound), the number of

@@ -50,8 +50,13 @@ package enum AppSiteAssociation {
 
     /// `{"applinks": {"details": [{"appIDs": [...], "components": [...]}]}}`.
     package static func document(appID: String, components: [Component]) -> JSONValue {
+        document(appIDs: [appID], components: components)
+    }
+
+    /// The same for every app ID of the manifest's `apps`.
+    package static func document(appIDs: [String], components: [Component]) -> JSONValue {
         .object([.init("applinks", .object([.init("details", .array([.object([
-            .init("appIDs", .array([.string(appID)])),
+            .init("appIDs", .array(appIDs.map { .string($0) })),
             .init("components", .array(components.map { c in
                 var m: [JSONValue.Member] = [.init("/", .string(c.path))]
                 if !c.query.isEmpty { m.append(.init("?", .object(c.query.map { .init($0, .string("?*")) }))) }

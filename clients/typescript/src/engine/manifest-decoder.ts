@@ -8,6 +8,7 @@ import { schemeEnd, unsafeSchemes } from "./url.js";
 import { Diagnostic, Manifest, Route, Style } from "./manifest.js";
 import { MAX_EXPANSIONS, MAX_ROUTES, get } from "./manifest-reader.js";
 import { RouteDecoder } from "./route-decoder.js";
+import { checkApps } from "./apps.js";
 
 /** Decodes a parsed document; returns the manifest (null when unusable) and every diagnostic. */
 export function decodeManifest(document: JSONValue): { manifest: Manifest | null; diagnostics: Diagnostic[] } {
@@ -22,7 +23,7 @@ class Decoder extends RouteDecoder {
       this.error("type-mismatch", "", `the manifest must be a JSON object, not ${kindOf(document)}`);
       return null;
     }
-    this.checkKeys(document, "", ["version", "updatedAt", "hosts", "schemes", "caseSensitive", "fallback", "features", "messages", "routes", "$schema"]);
+    this.checkKeys(document, "", ["version", "updatedAt", "hosts", "schemes", "caseSensitive", "fallback", "features", "messages", "apps", "routes", "$schema"]);
     let version = 1;
     const v = get(document, "version");
     if (v === undefined) this.error("missing-field", "/version", "\"version\" is required: an integer >= 1");
@@ -70,6 +71,8 @@ class Decoder extends RouteDecoder {
     }
     this.checkEchoShape(get(document, "features"), "/features", "value", true);
     this.checkEchoShape(get(document, "messages"), "/messages", "content", false);
+    // Checked, and left out: clients resolve without them.
+    checkApps(this, get(document, "apps"));
     const features = get(document, "features"), messages = get(document, "messages");
     return {
       version, updatedAt, hosts, hostKeys: this.hostKeys, schemes: schemes.map((s) => s.toLowerCase()), caseSensitive, fallback,
