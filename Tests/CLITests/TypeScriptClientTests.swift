@@ -16,8 +16,13 @@ struct TypeScriptClientTests {
         let build = try await Subprocess.runOffThePool(node, [package.appendingPathComponent("build.js").path], environment: ["TSC": tsc.path])
         #expect(build.status == 0, "node clients/typescript/build.js:\n\(build.stdout)\(build.stderr)")
         guard build.status == 0 else { return }
-        let tests = ["engine", "differential", "client", "package", "readme"].map { package.appendingPathComponent("test/\($0).test.js").path }
-        let run = try await Subprocess.runOffThePool(node, ["--test"] + tests, environment: ["SWITCHBOARD_BIN": Subprocess.switchboard.path])
+        let tests = ["engine", "differential", "client", "scenarios", "react", "imports", "package", "readme"]
+            .map { package.appendingPathComponent("test/\($0).test.js").path }
+        // Debian's Node packages (React, jsdom) where a Node that is not Debian's also finds them.
+        let nodePath = (ProcessInfo.processInfo.environment["NODE_PATH"].map { [$0] } ?? []) + ["/usr/share/nodejs", "/usr/lib/nodejs"]
+        let run = try await Subprocess.runOffThePool(node, ["--test"] + tests, environment: [
+            "SWITCHBOARD_BIN": Subprocess.switchboard.path, "NODE_PATH": nodePath.joined(separator: ":"),
+        ])
         // TAP: on failure, the failing tests and their diagnostics, then the totals.
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let failures = lines.enumerated().filter { $0.element.contains("not ok") }.map { i, _ in

@@ -33,9 +33,12 @@ export function resultJSON(result: ResolveResult): string {
   return jsonText(result as unknown as JSONValue);
 }
 
-export { SwitchboardClient, createClient } from "./updater/client.js";
+export { createClient } from "./updater/client.js";
+export type { SwitchboardClient } from "./updater/client.js";
+export { followAppState } from "./updater/app-state.js";
+export type { AppStateLike } from "./updater/app-state.js";
 export type {
-  ClientEvent, ClientOptions, FailureKind, Fetch, FetchInit, FetchResponse, Logger, ManifestInUse, ManifestSource,
+  ClientEvent, ClientOptions, FailedEvent, FailureKind, Fetch, FetchInit, FetchResponse, Logger, ManifestInUse, ManifestSource,
 } from "./updater/options.js";
 export type { UpdatePolicy } from "./updater/policy.js";
 export type { Timers } from "./updater/timers.js";

@@ -49,7 +49,7 @@ test("a first start with the server down resolves with the bundled copy, then ad
   front.fault = "down";
   const again = createClient({ server: front.url, bundled: withVersion(7), storage, policy: fast });
   assert.strictEqual(await again.ready(1000), true);
-  assert.strictEqual(again.current.source, "storage");
+  assert.strictEqual(again.current.source, "cache");
   assert.strictEqual(again.current.version, 8);
   assert.strictEqual(again.current.etag, client.current.etag);
 });
@@ -66,7 +66,7 @@ test("an edit reaches the client through a held poll, well before the poll's wai
   assert.ok(await eventually(() => client.current.version === 9, 5000));
   assert.ok(Date.now() - before < 5000);
   const last = events[events.length - 1];
-  assert.deepStrictEqual({ ...last, etag: undefined }, { type: "manifest", version: 9, etag: undefined, source: "server" });
+  assert.deepStrictEqual({ ...last, etag: undefined }, { type: "adopted", version: 9, etag: undefined, source: "server" });
   assert.match(last.etag, /^"sha256-[0-9a-f]{64}"$/);
 });
 
@@ -244,7 +244,7 @@ test("ready() waits for a first manifest, and says false when none comes in time
   const source = createClient({ server: "http://127.0.0.1:9", bundled: withVersion(7), storage: { read: () => null, write: (v) => { entries.push(v); } } });
   assert.strictEqual(source.current.source, "bundle");
   const sync = createClient({ server: "http://127.0.0.1:9", storage: { read: () => storedText(withVersion(13)), write() {} } });
-  assert.strictEqual(sync.current.source, "storage");
+  assert.strictEqual(sync.current.source, "cache");
   assert.strictEqual(sync.current.version, 13);
 });
 
@@ -327,21 +327,25 @@ test("refresh() right after start() keeps the client following: a manifest publi
   assert.ok(Date.now() - published < 2000);
 });
 
-test("a late subscriber hears the manifest in use; resume() after stop() says to start(); another realm's promise is read", async () => {
+test("a late subscriber hears the manifest in use; resume() after stop() does nothing, as Swift's; another realm's promise is read", async () => {
   const client = createClient({ server: "http://127.0.0.1:9", bundled: withVersion(7), policy: fast });
   const events = [];
   client.subscribe((event) => events.push(event));
   assert.strictEqual(events.length, 1);
-  assert.strictEqual(events[0].type, "manifest");
+  assert.strictEqual(events[0].type, "adopted");
   assert.strictEqual(events[0].version, 7);
   assert.strictEqual(events[0].source, "bundle");
   assert.match(events[0].etag, /^"sha256-[0-9a-f]{64}"$/);
-  assert.throws(() => client.resume(), /call start\(\)/);
+  client.resume();
+  assert.strictEqual(client.mode, "idle");
   client.start();
   await client.pause();
+  assert.strictEqual(client.mode, "paused");
   client.resume();
+  assert.strictEqual(client.mode, "running");
   await client.stop();
-  assert.throws(() => client.resume(), /call start\(\)/);
+  client.resume();
+  assert.strictEqual(client.mode, "idle");
   // A storage whose promise comes from another realm (a test runner's sandbox, a polyfill).
   const vm = require("node:vm");
   const stored = storedText(withVersion(21));
@@ -349,7 +353,7 @@ test("a late subscriber hears the manifest in use; resume() after stop() says to
   const fromAnotherRealm = createClient({ server: "http://127.0.0.1:9", storage: foreign });
   assert.strictEqual(await fromAnotherRealm.ready(1000), true);
   assert.strictEqual(fromAnotherRealm.current.version, 21);
-  assert.strictEqual(fromAnotherRealm.current.source, "storage");
+  assert.strictEqual(fromAnotherRealm.current.source, "cache");
 });
 
 test("a stored entry of format 2 is checked by its length and checksum: a changed character is refused", async () => {
@@ -365,4 +369,22 @@ test("a stored entry of format 2 is checked by its length and checksum: a change
     logger: { warn: (message) => warnings.push(message) } });
   assert.strictEqual(client.current.source, "bundle");
   assert.ok(warnings.some((w) => /bootstrap: the stored manifest is damaged: the manifest's checksum/.test(w)), JSON.stringify(warnings));
+});
+
+test("the client's context gates resolve(url); a context given to resolve replaces it; an unreadable appVersion is refused when the client is made, never in resolve", async () => {
+  const gated = JSON.stringify({ version: 1, hosts: ["artsy.net"], routes: [
+    { name: "viewing-room", pattern: "/viewing-room/:id", destination: "ViewingRoom", since: "7.2.0" }] });
+  const warnings = [];
+  const client = createClient({ server: "http://127.0.0.1:9", bundled: gated, context: { platform: "ios", appVersion: "7.1.0" },
+    logger: { warn: (m) => warnings.push(m) } });
+  assert.ok(await client.ready(2000));
+  assert.strictEqual(client.resolve("https://artsy.net/viewing-room/x").status, "fallback");
+  assert.strictEqual(client.resolve("https://artsy.net/viewing-room/x", { appVersion: "7.2.0" }).status, "matched");
+  // Not a version: the client's own stands, and resolve answers.
+  const answered = client.resolve("https://artsy.net/viewing-room/x", { appVersion: "seven" });
+  assert.strictEqual(answered.status, "fallback");
+  assert.ok(warnings.some((w) => w.includes('"seven"')), JSON.stringify(warnings));
+  assert.throws(() => createClient({ server: "http://127.0.0.1:9", bundled: gated, context: { appVersion: "7.x" } }),
+    (e) => e.name === "ContextError" && /7\.x/.test(e.message));
+  await client.stop();
 });

@@ -52,7 +52,8 @@ function tsc(folder, options, files) {
 
 test("what is packed: the code, its types, the docs and the license; no dev script, no test, no source map of a tool", () => {
   const files = packedFiles();
-  for (const needed of ["LICENSE", "README.md", "dist/index.js", "dist/index.d.ts", "dist/node.d.ts", "dist/esm/index.js", "dist/esm/index.d.ts", "dist/esm/package.json"]) {
+  for (const needed of ["LICENSE", "README.md", "dist/index.js", "dist/index.d.ts", "dist/node.d.ts", "dist/esm/index.js", "dist/esm/index.d.ts", "dist/esm/package.json",
+    "dist/react.js", "dist/esm/react.js", "node/package.json", "react/package.json"]) {
     assert.ok(files.includes(needed), `${needed} is not packed`);
   }
   assert.deepStrictEqual(files.filter((f) => /bench|test\/|build\.js|tsconfig/.test(f)), []);
@@ -118,4 +119,38 @@ test("types: React Native's fetch and the DOM's are accepted as declared, result
   // Node's own resolution, from an ES module: the `exports` conditions and their types.
   fs.writeFileSync(path.join(folder, "app.mts"), app);
   tsc(folder, { module: "node16", moduleResolution: "node16", target: "ES2020", lib: ["ES2020", "DOM"] }, ["app.mts"]);
+});
+
+test("switchboard-client/react: its own entry, typed against React's own types (Debian's @types/react), and nothing else of the package requires React", () => {
+  for (const file of packedFiles().filter((f) => f.endsWith(".js"))) {
+    const text = fs.readFileSync(path.join(packageRoot, file), "utf8");
+    const reactless = !/require\("react"\)|from "react"/.test(text);
+    assert.strictEqual(reactless, !/(^|\/)react\.js$/.test(file), `${file} ${reactless ? "does not require" : "requires"} React`);
+  }
+  // React's types and the two they import, from Debian, as an app's node_modules has them.
+  const folder = project();
+  fs.mkdirSync(path.join(folder, "node_modules", "@types"), { recursive: true });
+  for (const [module, pkg] of [["@types/react", "node-react"], ["@types/prop-types", "node-prop-types"], ["@types/scheduler", "node-react"], ["csstype", "node-csstype"]]) {
+    const installed = path.join("/usr/share/nodejs", module);
+    assert.ok(fs.existsSync(installed), `${installed} is missing: apt-get install ${pkg} (bash .ci/install --test)`);
+    fs.symlinkSync(installed, path.join(folder, "node_modules", module));
+  }
+  fs.writeFileSync(path.join(folder, "screen.ts"), `import { createElement } from "react";
+import { createClient, followAppState } from "switchboard-client";
+import { SwitchboardProvider, useResolve, useManifest, useLastFailure } from "switchboard-client/react";
+declare const AppState: { addEventListener(type: "change", listener: (state: "active" | "background" | "inactive") => void): { remove(): void } };
+export const routes = createClient({ server: "https://routes.example.com", context: { platform: "ios", appVersion: "7.2.0" } });
+const stopFollowing: () => void = followAppState(routes, AppState);
+export function Screen(props: { url: string }) {
+  const result = useResolve(props.url);
+  const version: number | undefined = useManifest()?.version;
+  const failure: string | undefined = useLastFailure()?.kind;
+  return createElement("p", null, result?.status === "matched" ? result.destination : "none", version, failure);
+}
+export const app = createElement(SwitchboardProvider, { client: routes }, createElement(Screen, { url: "/artwork/a" }));
+stopFollowing();
+`);
+  tsc(folder, { module: "commonjs", moduleResolution: "node", target: "ES2019", lib: ["ES2019", "DOM"], types: ["react"], preserveSymlinks: true }, ["screen.ts"]);
+  fs.writeFileSync(path.join(folder, "screen.mts"), fs.readFileSync(path.join(folder, "screen.ts"), "utf8"));
+  tsc(folder, { module: "node16", moduleResolution: "node16", target: "ES2020", lib: ["ES2020", "DOM"], types: ["react"], preserveSymlinks: true }, ["screen.mts"]);
 });

@@ -7,10 +7,11 @@ import { parseJSON } from "./json-text.js";
 import { canonicalText } from "./canonical.js";
 import { Diagnostic, Manifest, ManifestError, ParamDeclaration, Presentation, Route, listed } from "./manifest.js";
 import { decodeManifest } from "./manifest-decoder.js";
-import { ParamType, PatternSegment, RoutePattern, STRING, accepts, intValue } from "./pattern.js";
+import { ParamType, PatternSegment, STRING, accepts, intValue } from "./pattern.js";
 import { sha256Hex } from "./sha256.js";
 import { Candidate, RouteTrie, SegmentMatcher } from "./trie.js";
-import { TableValidator, maxRedirects } from "./validator.js";
+import { TableValidator } from "./validator.js";
+import { maxRedirects, substitute } from "./redirect.js";
 import type { PresentationJSON, ResolveResult } from "./result.js";
 import { URLScope } from "./url.js";
 import { encodeUTF8, lowercaseScalars, wellFormed } from "./utf8.js";
@@ -35,7 +36,7 @@ export class ContextError extends Error {
   }
 }
 
-export { maxRedirects } from "./validator.js";
+export { maxRedirects } from "./redirect.js";
 
 /** Where results of a route, pattern and variant send the app. */
 interface Target {
@@ -262,27 +263,6 @@ function matcher(segment: PatternSegment, route: Route, caseSensitive: boolean):
   if (segment.kind === "literal") return { kind: "literal", key: caseSensitive ? segment.text : lowercaseScalars(segment.text) };
   const type = route.params.find((d) => d.name === segment.name)?.type ?? STRING;
   return { kind: segment.kind, name: segment.name, type };
-}
-
-/**
- * The redirect target's segments with `:params` replaced by this match's values; optional
- * groups whose params are not all bound are left out. Values are data: no dot-segment
- * removal runs on them.
- */
-export function substitute(target: RoutePattern, candidate: Candidate, segments: string[]): string[] {
-  const expansion = target.expansions.find((e) => e.every((s) => s.kind === "literal" || candidate.binds(s.name))) ?? [];
-  const out: string[] = [];
-  for (const s of expansion) {
-    if (s.kind === "literal") {
-      out.push(s.text);
-      continue;
-    }
-    const bound = candidate.binding(s.name);
-    if (bound === null) continue;
-    const end = bound.wildcard ? segments.length : bound.depth + 1;
-    for (let k = bound.depth; k < end; k++) out.push(segments[k]);
-  }
-  return out;
 }
 
 /** A typed value as returned: `int` as a number, `uuid` lowercased. */

@@ -6,7 +6,9 @@
 // 123456789012345680000. The canonical manifest (its ETag) and `resultJSON` are written
 // here, so they are the same bytes on every engine.
 
-import type { JSONValue } from "./json.js";
+/** A JSON value as the manifest holds it (declared here, where it is written, and exported again by json.ts). */
+export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
+export type JSONObject = { [key: string]: JSONValue };
 
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 

@@ -2,10 +2,10 @@
 // byte order at every level) whose SHA-256 is the manifest's ETag.
 
 import { jsonString, jsonText } from "./json-text.js";
+import type { JSONObject, JSONValue } from "./json-text.js";
 import { utf8Compare } from "./utf8.js";
 
-export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
-export type JSONObject = { [key: string]: JSONValue };
+export type { JSONObject, JSONValue } from "./json-text.js";
 
 export function isObject(value: unknown): value is JSONObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);

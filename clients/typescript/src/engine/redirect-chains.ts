@@ -10,11 +10,10 @@
 // each type's own, a value of each regex), their wildcards up to two such segments, and
 // long repeats, to find chains that shorten a URL a hop at a time.
 
-import { substitute } from "./compiled-manifest.js";
 import { Diagnostic, Manifest, Route } from "./manifest.js";
 import { PatternSegment, STRING, accepts } from "./pattern.js";
 import { RouteTrie } from "./trie.js";
-import { maxRedirects } from "./validator.js";
+import { maxRedirects, substitute } from "./redirect.js";
 
 /** Where a URL goes in one hop: it ends (at a route that is no redirect, or the fallback), or a redirect takes it on. */
 type Step = { route: number | null; next?: undefined } | { route: number; next: string[] };

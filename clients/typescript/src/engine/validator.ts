@@ -5,12 +5,11 @@
 
 import { Diagnostic, Manifest, ParamDeclaration, Route, maxListed } from "./manifest.js";
 import { ParamType, covers as typeCovers, expansionText, isDisjoint } from "./pattern.js";
+import { maxRedirects } from "./redirect.js";
 import { RedirectChains, RedirectStepper } from "./redirect-chains.js";
 import { Candidate, RouteTrie } from "./trie.js";
 import { utf8Compare } from "./utf8.js";
 
-/** Hops a resolution follows; a chain longer than this ends at the fallback. */
-export const maxRedirects = 8;
 
 /**
  * Comparisons of kinds one manifest may cost (a pair of kinds, or a candidate against a

@@ -6,12 +6,13 @@
 // not compile and keeps the last good one. No `node:` module, Buffer or platform URL
 // class: it runs on React Native's Hermes as on Node.
 
-import { CompiledManifest, ResolveContext, ResolveResult } from "../engine/compiled-manifest.js";
+import { CompiledManifest, ContextError, ResolveContext, ResolveResult } from "../engine/compiled-manifest.js";
 import { ManifestError } from "../engine/manifest.js";
+import { SemanticVersion } from "../engine/version.js";
 import { sha256Hex } from "../engine/sha256.js";
 import { decodeUTF8, encodeUTF8 } from "../engine/utf8.js";
 import { Storage, parseStoredEntry, storedEntry } from "../storage/storage.js";
-import { ClientEvent, ClientOptions, Failure, Fetch, FetchResponse, ManifestInUse, ManifestSource } from "./options.js";
+import { ClientEvent, ClientOptions, FailedEvent, Failure, Fetch, FetchResponse, ManifestInUse, ManifestSource } from "./options.js";
 import { UpdatePolicy, backoff, fullPolicy, hasParameter, intervalFor, proxyGaveUp, retryAfterSeconds } from "./policy.js";
 import { Timers, platformTimers } from "./timers.js";
 import { isPromiseLike, manifestEvent, sha256Of } from "./manifest-helpers.js";
@@ -25,6 +26,7 @@ declare const AbortController: { new (): AbortLike };
 export class SwitchboardClient {
   private state: "idle" | "running" | "paused" = "idle";
   private manifestInUse: ManifestInUse | null = null;
+  private failedLast: FailedEvent | null = null;
   private readonly listeners = new Set<(event: ClientEvent) => void>();
   private readonly policy: UpdatePolicy;
   /** Interrupts the request or pause in progress (stop, pause, refresh). */
@@ -35,8 +37,12 @@ export class SwitchboardClient {
   private readonly bootstrap: Promise<void>;
   private readonly waiting = new Set<() => void>();
   private readonly timers: Timers;
+  private readonly context: ResolveContext;
 
   constructor(private readonly options: ClientOptions) {
+    this.context = { ...(options.context ?? {}) };
+    const version = this.context.appVersion;
+    if (version !== undefined && version !== null && SemanticVersion.parse(version) === null) throw new ContextError("appVersion", version);
     this.policy = fullPolicy(options.policy);
     this.timers = options.timers ?? platformTimers;
     // A storage that reads synchronously (MMKV) puts a manifest in use before the constructor returns.
@@ -62,9 +68,33 @@ export class SwitchboardClient {
     return this.manifestInUse;
   }
 
-  /** What `GET /v1/resolve` answers for `url` with the manifest in use; null before any exists. */
+  /** Whether the client follows the server: not yet or no longer (`idle`), following (`running`), or paused by the app in the background (`paused`). */
+  get mode(): "idle" | "running" | "paused" {
+    return this.state;
+  }
+
+  /** The last update that failed, null once a manifest is adopted after it. */
+  get lastFailure(): FailedEvent | null {
+    return this.failedLast;
+  }
+
+  /**
+   * What `GET /v1/resolve` answers for `url` with the manifest in use, in `context` (the
+   * client's own when none is given); null before any manifest exists. Never throws: an
+   * `appVersion` of `context` that is not a semantic version is replaced by the client's
+   * own (a warning is logged), so a route gated by version stays closed to an app too old
+   * for it.
+   */
   resolve(url: string, context?: ResolveContext): ResolveResult | null {
-    return this.manifestInUse === null ? null : this.manifestInUse.compiled.resolve(url, context);
+    const m = this.manifestInUse;
+    if (m === null) return null;
+    let used = context ?? this.context;
+    const version = used.appVersion;
+    if (context !== undefined && version !== undefined && version !== null && SemanticVersion.parse(version) === null) {
+      this.options.logger?.warn?.(`appVersion "${version}" is not a semantic version such as 7.2.0: resolved with the client's own (${this.context.appVersion ?? "none"})`);
+      used = { ...context, appVersion: this.context.appVersion };
+    }
+    return m.compiled.resolve(url, used);
   }
 
   /** Calls `listener` with each manifest put in use and each failure; returns the function that unsubscribes it. */
@@ -114,9 +144,11 @@ export class SwitchboardClient {
     await this.halt();
   }
 
-  /** For an app back in the foreground: asks the server at once, then follows it again. */
+  /**
+   * For an app back in the foreground: asks the server at once, then follows it again.
+   * Nothing unless paused: a client never started, or stopped, stays so (`start()`).
+   */
   resume(): void {
-    if (this.state === "idle") throw new Error("resume() on a client that is not started (or was stopped): call start() to follow the server");
     if (this.state !== "paused") return;
     this.state = "running";
     this.failures = 0;
@@ -207,7 +239,7 @@ export class SwitchboardClient {
         // A Switchboard ETag names the canonical text the server served, which is what
         // is stored: the engine need not compute it again.
         const compiled = new CompiledManifest(entry.body, entry.etag.startsWith('"sha256-') ? { etag: entry.etag } : {});
-        return this.inUse(compiled, entry.etag, "storage");
+        return this.inUse(compiled, entry.etag, "cache");
       } catch (e) {
         this.fail(new Failure("bootstrap", `the stored manifest does not compile: ${(e as Error).message}; not used`));
         return null;
@@ -243,6 +275,7 @@ export class SwitchboardClient {
 
   private use(m: ManifestInUse): void {
     this.manifestInUse = m;
+    this.failedLast = null;
     if (this.options.logger?.info) this.options.logger.info(`using version ${m.version} ${m.etag} from the ${m.source}`);
     if (this.listeners.size > 0) this.emit(manifestEvent(m));
     for (const wake of Array.from(this.waiting)) wake();
@@ -250,9 +283,10 @@ export class SwitchboardClient {
 
   private fail(failure: Failure): void {
     this.options.logger?.warn?.(`${failure.kind}: ${failure.message}`);
-    const event: ClientEvent = { type: "failed", kind: failure.kind, message: failure.message };
+    const event: FailedEvent = { type: "failed", kind: failure.kind, message: failure.message };
     if (failure.status !== undefined) event.status = failure.status;
     if (failure.retryAfter !== undefined) event.retryAfter = failure.retryAfter;
+    this.failedLast = event;
     this.emit(event);
   }
 

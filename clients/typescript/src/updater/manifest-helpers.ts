@@ -20,7 +20,7 @@ export async function sha256Of(bytes: Uint8Array, injected?: (bytes: Uint8Array)
 
 /** The event for a manifest put in use; its ETag read when the listener reads it. */
 export function manifestEvent(m: ManifestInUse): ClientEvent {
-  const event = { type: "manifest", version: m.version, source: m.source } as ClientEvent & { etag: string };
+  const event = { type: "adopted", version: m.version, source: m.source } as ClientEvent & { etag: string };
   Object.defineProperty(event, "etag", { enumerable: true, get: () => m.etag });
   return event;
 }

@@ -1,13 +1,13 @@
 // What an app gives the updater and what it hears back: its options, the manifest in
 // use, the events and why an update failed.
 
-import type { CompiledManifest } from "../engine/compiled-manifest.js";
+import type { CompiledManifest, ResolveContext } from "../engine/compiled-manifest.js";
 import type { Storage } from "../storage/storage.js";
 import type { Timers } from "./timers.js";
 import type { UpdatePolicy } from "./policy.js";
 
-/** Where the manifest in use came from. */
-export type ManifestSource = "storage" | "bundle" | "server";
+/** Where the manifest in use came from: the last good copy kept in `storage` (the cache), the bundled copy, or the server in this run. */
+export type ManifestSource = "cache" | "bundle" | "server";
 
 /** The manifest the client resolves with. */
 export interface ManifestInUse {
@@ -29,9 +29,16 @@ export type FailureKind =
   | "bootstrap" // the stored copy or the bundled one could not be used
   | "persist"; // the manifest could not be stored (it is used all the same)
 
-export type ClientEvent =
-  | { type: "manifest"; version: number; etag: string; source: ManifestSource }
-  | { type: "failed"; kind: FailureKind; message: string; status?: number; retryAfter?: number };
+/** An update that failed: the manifest in use (if any) stays. */
+export interface FailedEvent {
+  type: "failed";
+  kind: FailureKind;
+  message: string;
+  status?: number;
+  retryAfter?: number;
+}
+
+export type ClientEvent = { type: "adopted"; version: number; etag: string; source: ManifestSource } | FailedEvent;
 
 export interface Logger {
   info?(message: string): void;
@@ -85,6 +92,12 @@ export interface ClientOptions {
   sha256?: (bytes: Uint8Array) => string | PromiseLike<string>;
   /** The clock the client waits on; default the platform's timers. */
   timers?: Timers;
+  /**
+   * The context `resolve(url)` uses when it is given none: the app's platform, idiom and
+   * version, set once. An `appVersion` that is not a semantic version is refused here
+   * (`createClient` throws a ContextError), never in a render path.
+   */
+  context?: ResolveContext;
 }
 
 /** A failed update, thrown inside the loop and reported as a `failed` event. */
