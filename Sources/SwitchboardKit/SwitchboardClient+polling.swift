@@ -10,11 +10,11 @@ extension SwitchboardClient {
     /// The update loop: one request at a time, then the pause its answer calls for. It
     /// holds the client only while a request is out, never while it pauses, so a client
     /// let go without `stop()` goes away (its `deinit` cancels the pause).
-    static func follow(_ weakClient: WeakClient) async {
+    static func follow(_ weakClient: WeakClient, clock: any UpdateClock) async {
         var failures = 0
         while !Task.isCancelled {
             guard let pause = await step(weakClient, failures: &failures) else { return }
-            if pause > .zero { try? await Task.sleep(for: pause) }
+            if pause > .zero { try? await clock.sleep(for: pause) }
         }
     }
 
@@ -64,7 +64,8 @@ extension SwitchboardClient {
         let base = configuration.server.absoluteString
         let url = base.hasSuffix("/") ? base + "v1/manifest" : base + "/v1/manifest"
         let request = TransportRequest(url: url, headers: headers, timeout: policy.timeout(held: held))
-        let started = ContinuousClock.now
+        let clock = configuration.clock
+        let started = clock.now
         let response = try await send(request)
         let interval = policy.interval(cacheControl: response.header("Cache-Control"))
         switch response.status {
@@ -73,16 +74,16 @@ extension SwitchboardClient {
             // back much sooner was not held (a proxy that dropped Prefer, say), and asking
             // again at once would spin.
             let wasHeld = held && LivePolling.appliedWait(response.header("Preference-Applied"))
-                && ContinuousClock.now - started >= .seconds(policy.wait) / 2
+                && clock.now - started >= .seconds(policy.wait) / 2
             return wasHeld ? .zero : interval
         case 200:
             // A new manifest: ask again at once, now held on its ETag (a server that does not
             // hold answers 304 at once, and the interval applies from then). A 200 naming the
             // manifest in use is no news: never ask again at once for it.
             return try adopt(response, replacing: known) && policy.wait > 0 ? .zero : interval
-        case let status where policy.proxyGaveUp(status: status, held: held, after: ContinuousClock.now - started):
+        case let status where policy.proxyGaveUp(status: status, held: held, after: clock.now - started):
             // The proxy's timeout is under the wait: ask again, as after a quiet 304.
-            configuration.logger.info("a proxy answered \(status) to a poll held \(ContinuousClock.now - started); asking again (lower the policy's wait under the proxy's timeout)")
+            configuration.logger.info("a proxy answered \(status) to a poll held \(clock.now - started); asking again (lower the policy's wait under the proxy's timeout)")
             return .zero
         case 429, 503:
             throw ClientFailure(.status, "the server answered \(response.status)", status: response.status,
@@ -95,11 +96,12 @@ extension SwitchboardClient {
     /// The request, within its timeout, whatever the transport does about time.
     private func send(_ request: TransportRequest) async throws(ClientFailure) -> TransportResponse {
         let transport = self.transport
+        let clock = configuration.clock
         do {
             return try await withThrowingTaskGroup(of: TransportResponse?.self) { group in
                 group.addTask { try await transport.get(request) }
                 group.addTask {
-                    try await Task.sleep(for: request.timeout)
+                    try await clock.sleep(for: request.timeout)
                     return nil
                 }
                 defer { group.cancelAll() }

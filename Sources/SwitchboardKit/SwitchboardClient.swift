@@ -63,6 +63,8 @@ public final class SwitchboardClient: Sendable {
         /// its foreground one (UIKit's, and an app extension's host's), as an app would call
         /// `pause()` and `resume()`. Default true; off for a backend or an app that calls them.
         public var followsAppLifecycle: Bool
+        /// What the update loop measures and waits on (the updater scenarios give their own).
+        package var clock: any UpdateClock = SystemUpdateClock()
 
         public init(server: URL, cacheFile: URL? = nil, bundled: BundledManifest? = nil, context: ResolveContext = .empty,
                     policy: UpdatePolicy = UpdatePolicy(), logger: Logging.Logger = Logging.Logger(label: "switchboard.client"),
@@ -331,9 +333,10 @@ public final class SwitchboardClient: Sendable {
             guard s.mode == .running, s.loop == nil else { return }
             let client = WeakClient(value: self)
             let firstCopy = self.firstCopy
+            let clock = configuration.clock
             s.loop = Task.detached {
                 await firstCopy.announced()
-                await Self.follow(client)
+                await Self.follow(client, clock: clock)
             }
         }
     }

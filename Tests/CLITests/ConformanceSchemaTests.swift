@@ -49,6 +49,24 @@ struct ConformanceSchemaTests {
         #expect(codes.map(Set.init) == Set(DiagnosticCode.allCases.map(\.rawValue)).subtracting(ConformanceFilesTests.warningCodes))
     }
 
+    /// Every updater scenario validates against its schema; one that breaks it does not.
+    @Test func theUpdaterScenariosValidate() async throws {
+        let python = try Subprocess.python()
+        let folder = Subprocess.packageRoot.appendingPathComponent("conformance/updater")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(files.count >= 12)
+        let validator = Self.validator(schema: "docs/updater-scenario.schema.json")
+        for file in files {
+            let run = try await Subprocess.runOffThePool(python, ["-c", validator, folder.appendingPathComponent(file).path])
+            #expect(run.status == 0, "\(file): \(run.stdout)\(run.stderr)")
+        }
+        let text = try String(contentsOf: folder.appendingPathComponent("retry-after.json"), encoding: .utf8)
+        let broken = text.replacingOccurrences(of: #""app": "start""#, with: #""app": "launch""#)
+        #expect(broken != text)
+        let run = try await Subprocess.runOffThePool(python, ["-c", validator, try CLI.temporaryFile(broken, name: "scenario.json")])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    }
+
     @Test func aDocumentThatBreaksTheRulesDoesNotValidate() async throws {
         let python = try Subprocess.python()
         let vectors = try CLI.run(["export", "conformance", "--config", "Tests/ClientTests/Fixtures/conformance-routes.json"])
