@@ -9,13 +9,13 @@
 import { CompiledManifest, ContextError, ResolveContext, ResolveResult } from "../engine/compiled-manifest.js";
 import { ManifestError } from "../engine/manifest.js";
 import { SemanticVersion } from "../engine/version.js";
-import { sha256Hex } from "../engine/sha256.js";
-import { decodeUTF8, encodeUTF8 } from "../engine/utf8.js";
-import { Storage, parseStoredEntry, storedEntry } from "../storage/storage.js";
-import { ClientEvent, ClientOptions, FailedEvent, Failure, Fetch, FetchResponse, ManifestInUse, ManifestSource } from "./options.js";
+import { decodeUTF8 } from "../engine/utf8.js";
+import { Storage, storedEntry } from "../storage/storage.js";
+import { ClientEvent, ClientOptions, FailedEvent, Failure, Fetch, FetchResponse, ManifestInUse } from "./options.js";
 import { UpdatePolicy, backoff, fullPolicy, hasParameter, intervalFor, proxyGaveUp, retryAfterSeconds } from "./policy.js";
 import { Timers, platformTimers } from "./timers.js";
 import { isPromiseLike, manifestEvent, sha256Of } from "./manifest-helpers.js";
+import { fromBundle, manifestInUse, readStored } from "./first-copy.js";
 
 interface AbortLike {
   abort(): void;
@@ -218,59 +218,14 @@ export class SwitchboardClient {
   // MARK: Starting
 
   private startFrom(stored: string | null | undefined): void | Promise<void> {
-    const fromStorage = stored ? this.readStored(stored) : null;
+    const fail = (failure: Failure) => this.fail(failure);
+    const fromStorage = stored ? readStored(stored, this.options, fail) : null;
     const adopt = (m: ManifestInUse | null) => {
       if (m === null) return;
       this.use(m);
     };
-    if (isPromiseLike(fromStorage)) return Promise.resolve(fromStorage).then((m) => adopt(m ?? this.fromBundle()));
-    adopt(fromStorage ?? this.fromBundle());
-  }
-
-  private readStored(text: string): ManifestInUse | null | Promise<ManifestInUse | null> {
-    const entry = parseStoredEntry(text);
-    const damaged = (why: string) => {
-      this.fail(new Failure("bootstrap", `the stored manifest is damaged: ${why}; not used`));
-      return null;
-    };
-    if (entry.damaged !== undefined) return damaged(entry.damaged);
-    const use = () => {
-      try {
-        // A Switchboard ETag names the canonical text the server served, which is what
-        // is stored: the engine need not compute it again.
-        const compiled = new CompiledManifest(entry.body, entry.etag.startsWith('"sha256-') ? { etag: entry.etag } : {});
-        return this.inUse(compiled, entry.etag, "cache");
-      } catch (e) {
-        this.fail(new Failure("bootstrap", `the stored manifest does not compile: ${(e as Error).message}; not used`));
-        return null;
-      }
-    };
-    if (entry.sha256 === undefined) return use();
-    // A format-1 entry: its SHA-256, once (the next write is of format 2).
-    const check = (digest: string) => (digest === entry.sha256 ? use() : damaged("the manifest's SHA-256 is not the one recorded"));
-    const bytes = encodeUTF8(entry.body);
-    const digest = this.options.sha256 ? this.options.sha256(bytes) : sha256Hex(bytes);
-    return isPromiseLike(digest) ? Promise.resolve(digest).then(check) : check(digest);
-  }
-
-  private fromBundle(): ManifestInUse | null {
-    if (this.options.bundled === undefined) return null;
-    try {
-      const etag = this.options.bundledEtag;
-      const compiled = new CompiledManifest(this.options.bundled, etag === undefined ? {} : { etag });
-      return this.inUse(compiled, etag ?? null, "bundle");
-    } catch (e) {
-      this.fail(new Failure("bootstrap", `the bundled manifest does not compile: ${(e as Error).message}; not used`));
-      return null;
-    }
-  }
-
-  /** A manifest in use; a bundled copy's ETag (its own) is computed when first read. */
-  private inUse(compiled: CompiledManifest, etag: string | null, source: ManifestSource): ManifestInUse {
-    const m = { compiled, source, version: compiled.version } as ManifestInUse;
-    if (etag !== null) m.etag = etag;
-    else Object.defineProperty(m, "etag", { enumerable: true, get: () => compiled.etag });
-    return m;
+    if (isPromiseLike(fromStorage)) return Promise.resolve(fromStorage).then((m) => adopt(m ?? fromBundle(this.options, fail)));
+    adopt(fromStorage ?? fromBundle(this.options, fail));
   }
 
   private use(m: ManifestInUse): void {
@@ -422,7 +377,7 @@ export class SwitchboardClient {
     if (etag === "") etag = compiled.etag;
     if (etag === known?.etag) return false;
     if (this.state === "idle" && this.refreshing === null) return false;
-    this.use(this.inUse(compiled, etag, "server"));
+    this.use(manifestInUse(compiled, etag, "server"));
     if (this.options.storage) {
       try {
         await this.options.storage.write(storedEntry(body, etag));
