@@ -94,7 +94,7 @@ def main():
     try:
         # The allowed origin: the client gets the manifest from the server, ETag and all.
         driver.get(f"http://127.0.0.1:{PAGE_PORT}/")
-        first = wait_for(driver, lambda e: [x for x in e if x["type"] == "manifest" and x["source"] == "server"],
+        first = wait_for(driver, lambda e: [x for x in e if x["type"] == "adopted" and x["source"] == "server"],
                          "the manifest from the server")[0]
         check(first["etag"].startswith('"sha256-'), "the client read the ETag across origins", first)
         # The held poll (If-None-Match and Prefer, preflighted) is woken by a new manifest.
@@ -105,7 +105,7 @@ def main():
         with open(tmp, "w") as f:
             json.dump(data, f)
         os.replace(tmp, MANIFEST)
-        changed = wait_for(driver, lambda e: [x for x in e if x["type"] == "manifest" and x["version"] == first["version"] + 1],
+        changed = wait_for(driver, lambda e: [x for x in e if x["type"] == "adopted" and x["version"] == first["version"] + 1],
                            "the new manifest")[0]
         check(changed["etag"] != first["etag"], "a held poll across origins was woken by the new manifest", changed)
         failures = [x for x in events(driver) if x["type"] == "failed"]
@@ -116,7 +116,7 @@ def main():
         # Another origin (localhost is not 127.0.0.1): the browser refuses the answer.
         driver.get(f"http://localhost:{PAGE_PORT}/")
         refused = wait_for(driver, lambda e: [x for x in e if x["type"] == "failed"], "a refusal on another origin")[0]
-        got = [x for x in events(driver) if x["type"] == "manifest" and x["source"] == "server"]
+        got = [x for x in events(driver) if x["type"] == "adopted" and x["source"] == "server"]
         check(refused["kind"] == "unreachable" and not got, "a page of another origin cannot read the API", refused)
     finally:
         driver.quit()
