@@ -57,28 +57,18 @@ package struct Refusal: Sendable {
         self.target = target
     }
 
-    /// The reason of an error answer libmicrohttpd wrote itself with `status` (0: it closed
-    /// the connection without one).
-    static func reason(ofLibmicrohttpd status: Int) -> Reason {
+    /// The reason of a refusal answered with `status`: by the checks of a request's head
+    /// (`otherwise` `.malformed`) or by libmicrohttpd itself (`otherwise` `.libmicrohttpd`:
+    /// a status we have no reason for, or 0 when it closed the connection without one).
+    static func reason(of status: Int, otherwise: Reason) -> Reason {
         switch status {
         case 400: .malformed
-        case 413: .contentTooLarge
-        case 414: .targetTooLong
-        case 431: .headersTooLarge
-        case 505: .version
-        default: .libmicrohttpd
-        }
-    }
-
-    /// The reason of a refusal the checks of a request's head answered with `status`.
-    static func reason(ofHead status: Int) -> Reason {
-        switch status {
-        case 505: .version
         case 411: .lengthRequired
         case 413: .contentTooLarge
         case 414: .targetTooLong
         case 431: .headersTooLarge
-        default: .malformed
+        case 505: .version
+        default: otherwise
         }
     }
 }

@@ -106,7 +106,7 @@ func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoi
             // meanwhile, has had its requests).
             if watch.phase.load(ordering: .relaxed) == RequestDeadlines.Phase.head.rawValue {
                 let status = ErrorAnswer.take()
-                if status != 0 { context.configuration.onRefusal?(Refusal(Refusal.reason(ofLibmicrohttpd: status), status: status, client: peer)) }
+                if status != 0 { context.configuration.onRefusal?(Refusal(Refusal.reason(of: status, otherwise: .libmicrohttpd), status: status, client: peer)) }
             }
             if counted { context.inFlight.wrappingSubtract(1, ordering: .releasing) }
             if !trusted { context.shares.closed(watch, block: peer.block) }
@@ -154,7 +154,7 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
                 // it (a line or header section it could not read, a Host missing), with the
                 // status it logged, or none when it closed without an answer.
                 let status = ErrorAnswer.take()
-                context.report(Refusal.reason(ofLibmicrohttpd: status), status: status, state, method: nil)
+                context.report(Refusal.reason(of: status, otherwise: .libmicrohttpd), status: status, state, method: nil)
             }
             state.end()
             if state.counted {
@@ -224,7 +224,7 @@ private func access(_ context: DaemonContext, _ state: RequestState, _ connectio
         state.client = state.peer
         state.forwarded = false
         guard let refusal = headRefusal(context, state, connection, method, url, version) else { return .YES }
-        let reason = Refusal.reason(ofHead: refusal.status)
+        let reason = Refusal.reason(of: refusal.status, otherwise: .malformed)
         // A body libmicrohttpd would read next: answered now and read to be dropped, so a
         // client still sending reads the answer. Otherwise queued, and the connection
         // closes after it (0.9.75 closes a connection answered on the first call).
