@@ -388,3 +388,32 @@ test("the client's context gates resolve(url); a context given to resolve replac
     (e) => e.name === "ContextError" && /7\.x/.test(e.message));
   await client.stop();
 });
+
+test("followAppState: the background pauses the client, active resumes it, inactive changes nothing; its return stops following", async () => {
+  const { followAppState } = require(path.join(dist, "index.js"));
+  const listeners = new Set();
+  const AppState = {
+    addEventListener(type, listener) {
+      assert.strictEqual(type, "change");
+      listeners.add(listener);
+      return { remove: () => listeners.delete(listener) };
+    },
+  };
+  const emit = (state) => { for (const listener of listeners) listener(state); };
+  const client = createClient({ server: "http://127.0.0.1:9", bundled: withVersion(7), policy: fast });
+  const stop = followAppState(client, AppState);
+  emit("background");
+  assert.strictEqual(client.mode, "idle", "a client not started stays so");
+  client.start();
+  emit("inactive");
+  assert.strictEqual(client.mode, "running");
+  emit("background");
+  assert.strictEqual(client.mode, "paused");
+  emit("active");
+  assert.strictEqual(client.mode, "running");
+  stop();
+  assert.strictEqual(listeners.size, 0);
+  emit("background");
+  assert.strictEqual(client.mode, "running");
+  await client.stop();
+});
