@@ -1,6 +1,7 @@
 // What a redirect does, apart from the table that holds it: the hops a resolution follows,
-// and the target's path with the match's values put in. Both the resolution
-// (compiled-manifest) and the check of the table's chains (redirect-chains) use them.
+// the target's path with the match's values put in, and the longest chain a route starts.
+// The resolution (compiled-manifest) and the checks of the table (validator,
+// redirect-chains) use them.
 
 import type { RoutePattern } from "./pattern.js";
 import type { Candidate } from "./trie.js";
@@ -27,4 +28,44 @@ export function substitute(target: RoutePattern, candidate: Candidate, segments:
     for (let k = bound.depth; k < end; k++) out.push(segments[k]);
   }
   return out;
+}
+
+/**
+ * The number of routes on the longest redirect path from a route of `edges` (a route and
+ * the redirect routes it can lead to), Infinity when one leads into a cycle; each route's
+ * answer is kept for the next call.
+ */
+export function longestChains(edges: Map<number, number[]>): (root: number) => number {
+  const depth = new Map<number, number>();
+  // Depth first without recursion: a chain of 50,000 redirects is 50,000 levels deep.
+  return (root: number): number => {
+    const known = depth.get(root);
+    if (known !== undefined) return known < 0 ? Infinity : known;
+    depth.set(root, -1);
+    const stack = [{ node: root, next: 0, most: 1 }];
+    let returned: number | null = null;
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (returned !== null) {
+        top.most = Math.max(top.most, returned + 1);
+        returned = null;
+      }
+      const out = edges.get(top.node) ?? [];
+      if (top.most === Infinity || top.next === out.length) {
+        depth.set(top.node, top.most);
+        stack.pop();
+        returned = top.most;
+        continue;
+      }
+      const child = out[top.next++];
+      const seen = depth.get(child);
+      if (seen !== undefined) {
+        returned = seen < 0 ? Infinity : seen;
+      } else {
+        depth.set(child, -1);
+        stack.push({ node: child, next: 0, most: 1 });
+      }
+    }
+    return returned as number;
+  };
 }

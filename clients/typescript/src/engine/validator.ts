@@ -5,7 +5,7 @@
 
 import { Diagnostic, Manifest, ParamDeclaration, Route, maxListed } from "./manifest.js";
 import { ParamType, covers as typeCovers, expansionText, isDisjoint } from "./pattern.js";
-import { maxRedirects } from "./redirect.js";
+import { longestChains, maxRedirects } from "./redirect.js";
 import { RedirectChains, RedirectStepper } from "./redirect-chains.js";
 import { Candidate, RouteTrie } from "./trie.js";
 import { utf8Compare } from "./utf8.js";
@@ -329,38 +329,7 @@ export class TableValidator {
     // The graph over-approximates what follows a redirect: a route on no cycle of it and
     // starting no path longer than the hop limit needs no URL followed. The others are
     // followed URL by URL (redirect-chains.ts).
-    const depth = new Map<number, number>();
-    // Depth first without recursion: a chain of 50,000 redirects is 50,000 levels deep.
-    const longest = (root: number): number => {
-      const known = depth.get(root);
-      if (known !== undefined) return known < 0 ? Infinity : known;
-      depth.set(root, -1);
-      const stack = [{ node: root, next: 0, most: 1 }];
-      let returned: number | null = null;
-      while (stack.length > 0) {
-        const top = stack[stack.length - 1];
-        if (returned !== null) {
-          top.most = Math.max(top.most, returned + 1);
-          returned = null;
-        }
-        const out = edges.get(top.node) ?? [];
-        if (top.most === Infinity || top.next === out.length) {
-          depth.set(top.node, top.most);
-          stack.pop();
-          returned = top.most;
-          continue;
-        }
-        const child = out[top.next++];
-        const seen = depth.get(child);
-        if (seen !== undefined) {
-          returned = seen < 0 ? Infinity : seen;
-        } else {
-          depth.set(child, -1);
-          stack.push({ node: child, next: 0, most: 1 });
-        }
-      }
-      return returned as number;
-    };
+    const longest = longestChains(edges);
     const starts = Array.from(edges.keys()).sort((a, b) => a - b).filter((s) => longest(s) > maxRedirects);
     if (starts.length === 0) return;
     const involved = new Set<number>();
